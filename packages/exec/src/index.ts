@@ -1,0 +1,20 @@
+export { ps, isScript, definedScripts } from "./script.js";
+export type { Script, ScriptTag } from "./script.js";
+export { createPowerShell } from "./powershell.js";
+export type { PowerShell } from "./powershell.js";
+export type { PowerShellOptions } from "./config.js";
+export type { ExecMode, ParamValue, Params, RunOptions } from "./types.js";
+export { CsiProxyError, isCsiProxyError, invalidArgument } from "./errors.js";
+export type { CsiProxyErrorCode, CsiProxyErrorOptions } from "./errors.js";
+export { PowerShellError, parseErrorId } from "./powershell-error.js";
+export type {
+  PowerShellErrorRecord,
+  PowerShellErrorDetails,
+  ErrorIdInfo,
+} from "./powershell-error.js";
+export { execChannels } from "./diagnostics.js";
+export type { ExecStartEvent, ExecEndEvent, ExecErrorEvent } from "./diagnostics.js";
+export { createRedactor } from "./redact.js";
+export type { Redactor } from "./redact.js";
+export { parseJson } from "./json.js";
+export { transportScripts } from "./host-script.js";

@@ -1,0 +1,123 @@
+import { spawn } from "node:child_process";
+import { execa } from "execa";
+import { onExit } from "signal-exit";
+import type { Outcome } from "./call.js";
+import type { ResolvedConfig } from "./config.js";
+
+const isWindows = process.platform === "win32";
+
+const launchOptions = {
+  extendEnv: false,
+  reject: false,
+  // On POSIX each PowerShell leads its own process group, so a kill reaches whatever it started
+  // (the dotnet tool shim runs pwsh as a child); the exit hook below replaces execa's cleanup.
+  detached: !isWindows,
+  cleanup: isWindows,
+  windowsHide: true,
+  stripFinalNewline: false,
+  killSignal: "SIGKILL",
+  forceKillAfterDelay: false,
+  encoding: "utf8",
+} as const;
+
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function track(pid: number | undefined, done: Promise<unknown>): void {
+  if (isWindows || pid === undefined) return;
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    // No PowerShell process outlives this one, whether it exits normally or on a signal.
+    onExit(() => {
+      for (const group of liveGroups) killGroup(group);
+    });
+  }
+  liveGroups.add(pid);
+  void done.finally(() => liveGroups.delete(pid));
+}
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Kills a PowerShell process and everything it started. */
+export function killTree(subprocess: {
+  pid?: number | undefined;
+  kill(signal?: NodeJS.Signals): boolean;
+}): void {
+  const { pid } = subprocess;
+  if (pid === undefined) return;
+  if (isWindows) {
+    spawn("taskkill", ["/pid", String(pid), "/T", "/F"], { stdio: "ignore", windowsHide: true }).on(
+      "error",
+      () => undefined,
+    );
+    subprocess.kill("SIGKILL");
+  } else {
+    killGroup(pid);
+  }
+}
+
+/** Starts a long-lived PowerShell whose stdio the caller streams (session mode). */
+export function launchStreaming(config: ResolvedConfig) {
+  const subprocess = execa(config.executable, config.args, {
+    ...launchOptions,
+    env: config.env,
+    buffer: false,
+    stdin: "pipe",
+  });
+  track(subprocess.pid, subprocess);
+  return subprocess;
+}
+
+/** Starts a PowerShell that reads `input`, then stdin closes, and buffers its output (spawn mode). */
+export function launchBuffered(config: ResolvedConfig, input: string) {
+  const subprocess = execa(config.executable, config.args, {
+    ...launchOptions,
+    env: config.env,
+    input,
+  });
+  track(subprocess.pid, subprocess);
+  return subprocess;
+}
+
+/** Maps a process that ended without answering to the right failure. */
+export function exitFailure(
+  config: ResolvedConfig,
+  result: {
+    exitCode?: number | undefined;
+    signal?: string | undefined;
+    code?: string | undefined;
+    cause?: unknown;
+  },
+  details: { stderr: string; stdout: string; scriptName: string },
+): Outcome {
+  if (result.code === "ENOENT") {
+    return {
+      kind: "failure",
+      code: "EXECUTABLE_NOT_FOUND",
+      message: `PowerShell executable "${config.executable}" was not found: install PowerShell or set the executable option.`,
+      cause: result.cause,
+      ...details,
+    };
+  }
+  const how =
+    result.signal === undefined
+      ? `with exit code ${String(result.exitCode)}`
+      : `on signal ${result.signal}`;
+  const lastLine = details.stderr.trim().split("\n").pop()?.trim();
+  return {
+    kind: "failure",
+    code: "PROCESS_EXITED",
+    message: `PowerShell exited ${how} while running ${details.scriptName}${lastLine ? `: ${lastLine}` : "."}`,
+    exitCode: result.exitCode,
+    signal: result.signal,
+    cause: result.cause,
+    stderr: details.stderr,
+    stdout: details.stdout,
+  };
+}

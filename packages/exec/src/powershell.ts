@@ -1,0 +1,94 @@
+import { Call } from "./call.js";
+import { resolveConfig, type PowerShellOptions, type ResolvedConfig } from "./config.js";
+import { CsiProxyError, invalidArgument } from "./errors.js";
+import { encodeParams } from "./params.js";
+import { isScript, type Script } from "./script.js";
+import { SessionPool } from "./session-pool.js";
+import { SpawnRunner } from "./spawn-mode.js";
+import type { ExecMode, Params, RunOptions } from "./types.js";
+
+/** Requests above this size would exceed Windows PowerShell 5.1's ConvertFrom-Json limit (2 MB). */
+const maxRequestChars = 1_500_000;
+
+/** Runs constant scripts with data-only parameters. Every API group takes one of these. */
+export interface PowerShell {
+  readonly mode: ExecMode;
+  /**
+   * Runs `script` with `params` bound by name to its `param()` block and returns its output
+   * decoded from JSON: `undefined` when it wrote nothing, the object when it wrote one, an
+   * array when it wrote several. Write `,@(...)` in the script to always get an array.
+   */
+  run<T = unknown>(script: Script, params?: Params, options?: RunOptions): Promise<T>;
+  /** Ends every PowerShell process; calls still queued or running fail with `ABORTED`. */
+  close(): Promise<void>;
+}
+
+class ProcessPowerShell implements PowerShell {
+  readonly mode: ExecMode;
+  private readonly pool: SessionPool | undefined;
+  private readonly spawner: SpawnRunner | undefined;
+  private readonly inFlight = new Set<Call>();
+  private closed = false;
+
+  constructor(private readonly config: ResolvedConfig) {
+    this.mode = config.mode;
+    if (config.mode === "session") this.pool = new SessionPool(config);
+    else this.spawner = new SpawnRunner(config);
+  }
+
+  async run<T = unknown>(script: Script, params?: Params, options: RunOptions = {}): Promise<T> {
+    if (!isScript(script))
+      throw invalidArgument("run() takes a script defined with ps``, not a string.");
+    if (this.closed)
+      throw new CsiProxyError("This PowerShell host is closed.", { code: "ABORTED" });
+    const timeoutMs = options.timeoutMs ?? this.config.timeoutMs;
+    if (!Number.isInteger(timeoutMs) || timeoutMs < 1)
+      throw invalidArgument("timeoutMs must be a positive integer.");
+    const encoded = encodeParams(params, options.secrets);
+    if (JSON.stringify(encoded.wire).length + script.text.length > maxRequestChars) {
+      throw invalidArgument(
+        `The parameters of ${script.name} are too large to send (over ${maxRequestChars} characters encoded).`,
+      );
+    }
+    const call = new Call(script, encoded, this.mode, timeoutMs, options.signal);
+    if (!call.isSettled) {
+      this.inFlight.add(call);
+      if (this.pool) this.pool.submit(call);
+      else this.spawner?.run(call);
+    }
+    try {
+      return (await call.promise) as T;
+    } finally {
+      this.inFlight.delete(call);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const call of [...this.inFlight]) {
+      call.complete({
+        kind: "failure",
+        code: "ABORTED",
+        message: `${call.script.name} was aborted: the PowerShell host was closed.`,
+      });
+    }
+    await Promise.all([this.pool?.close(), this.spawner?.close()]);
+  }
+}
+
+/**
+ * Creates the PowerShell host every API group runs on.
+ *
+ * @example
+ * ```ts
+ * import { createPowerShell, ps } from "@csi-proxy/exec";
+ *
+ * const shell = createPowerShell({ mode: "session", poolSize: 2 });
+ * const hello = ps("hello")`param([string]$Name) "hello $Name"`;
+ * console.log(await shell.run<string>(hello, { Name: "node" }));
+ * await shell.close();
+ * ```
+ */
+export function createPowerShell(options: PowerShellOptions = {}): PowerShell {
+  return new ProcessPowerShell(resolveConfig(options));
+}

@@ -1,0 +1,74 @@
+import type { Call } from "./call.js";
+import type { ResolvedConfig } from "./config.js";
+import { SessionWorker } from "./session-worker.js";
+
+/** Up to `poolSize` long-lived PowerShell processes serving one FIFO queue of calls. */
+export class SessionPool {
+  private readonly queue: Call[] = [];
+  private readonly workers = new Set<SessionWorker>();
+  private readonly idle: SessionWorker[] = [];
+  private closed = false;
+
+  constructor(private readonly config: ResolvedConfig) {}
+
+  submit(call: Call): void {
+    this.queue.push(call);
+    call.onCancel(() => {
+      const index = this.queue.indexOf(call);
+      if (index !== -1) this.queue.splice(index, 1);
+    });
+    this.pump();
+  }
+
+  /** Process ids of the running PowerShell processes (for diagnostics and leak checks). */
+  get pids(): number[] {
+    return [...this.workers].flatMap((worker) => (worker.pid === undefined ? [] : [worker.pid]));
+  }
+
+  /** Ends idle processes politely and kills busy ones (their calls were already aborted). */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.queue.length = 0;
+    const workers = [...this.workers];
+    for (const worker of workers) if (worker.isBusy) worker.kill();
+    await Promise.all(workers.map((worker) => (worker.isBusy ? worker.exit : worker.shutdown())));
+  }
+
+  private pump(): void {
+    for (;;) {
+      // Calls that timed out or were aborted while queued are dropped before a process is sought.
+      while (this.queue[0]?.isSettled) this.queue.shift();
+      const call = this.queue[0];
+      if (call === undefined || this.closed) return;
+      const worker = this.takeIdle() ?? this.spawn();
+      if (worker === undefined) return;
+      this.queue.shift();
+      worker.dispatch(call);
+    }
+  }
+
+  private takeIdle(): SessionWorker | undefined {
+    let worker = this.idle.pop();
+    while (worker !== undefined && !worker.isAlive) worker = this.idle.pop();
+    return worker;
+  }
+
+  private spawn(): SessionWorker | undefined {
+    if (this.workers.size >= this.config.poolSize) return undefined;
+    const worker = new SessionWorker(
+      this.config,
+      (w) => {
+        this.idle.push(w);
+        this.pump();
+      },
+      (w) => {
+        this.workers.delete(w);
+        const index = this.idle.indexOf(w);
+        if (index !== -1) this.idle.splice(index, 1);
+        this.pump();
+      },
+    );
+    this.workers.add(worker);
+    return worker;
+  }
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it, vi } from "vitest";
+import { isWindowsPowerShell, resolveConfig } from "../src/config.js";
+
+describe("resolveConfig", () => {
+  it("defaults to Windows PowerShell on Windows and pwsh elsewhere", () => {
+    expect(resolveConfig({}, "win32").executable).toBe("powershell.exe");
+    expect(resolveConfig({}, "linux").executable).toBe("pwsh");
+  });
+
+  it("uses session mode, one process and bounded defaults", () => {
+    const config = resolveConfig({}, "linux");
+    expect(config).toMatchObject({
+      mode: "session",
+      poolSize: 1,
+      timeoutMs: 120_000,
+      idleTimeoutMs: 30_000,
+      depth: 24,
+    });
+  });
+
+  it("passes no caller data on the command line, only the fixed bootstrap", () => {
+    const args = resolveConfig({ env: { X: "$(evil)" }, modules: ["/m.psm1"] }, "linux").args;
+    expect(args.slice(0, 3)).toEqual(["-NoLogo", "-NoProfile", "-NonInteractive"]);
+    expect(args.join(" ")).not.toMatch(/evil|m\.psm1/);
+    expect(args.at(-2)).toBe("-Command");
+  });
+
+  it("strips an inherited PSModulePath for Windows PowerShell only", () => {
+    vi.stubEnv("PSModulePath", "C:\\Program Files\\PowerShell\\7\\Modules");
+    expect(
+      resolveConfig(
+        { executable: "C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe" },
+        "win32",
+      ).env.PSModulePath,
+    ).toBeUndefined();
+    expect(resolveConfig({ executable: "pwsh" }, "linux").env.PSModulePath).toBe(
+      "C:\\Program Files\\PowerShell\\7\\Modules",
+    );
+  });
+
+  it("adds -Mta for Windows PowerShell", () => {
+    expect(resolveConfig({}, "win32").args).toContain("-Mta");
+    expect(resolveConfig({}, "linux").args).not.toContain("-Mta");
+  });
+
+  it("merges env additions over the inherited environment", () => {
+    vi.stubEnv("CSI_TEST_INHERITED", "1");
+    const env = resolveConfig({ env: { CSI_TEST_ADDED: "2" } }, "linux").env;
+    expect(env).toMatchObject({
+      CSI_TEST_INHERITED: "1",
+      CSI_TEST_ADDED: "2",
+      POWERSHELL_TELEMETRY_OPTOUT: "1",
+    });
+  });
+
+  it.each([
+    [{ poolSize: 0 }, /poolSize/],
+    [{ poolSize: 1.5 }, /poolSize/],
+    [{ timeoutMs: -1 }, /timeoutMs/],
+    [{ depth: 200 }, /depth/],
+    [{ mode: "fork" as never }, /mode/],
+    [{ executable: " " }, /executable/],
+    [{ modules: [""] }, /modules/],
+  ])("rejects %o", (options, message) => {
+    expect(() => resolveConfig(options, "linux")).toThrow(message);
+  });
+
+  it("recognises Windows PowerShell by file name", () => {
+    expect(isWindowsPowerShell("powershell")).toBe(true);
+    expect(isWindowsPowerShell("C:\\x\\PowerShell.EXE")).toBe(true);
+    expect(isWindowsPowerShell("pwsh")).toBe(false);
+    expect(isWindowsPowerShell("/opt/powershell-tools/pwsh")).toBe(false);
+  });
+});

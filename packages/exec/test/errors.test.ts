@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { CsiProxyError, isCsiProxyError, parseErrorId, PowerShellError } from "../src/index.js";
+
+describe("CsiProxyError", () => {
+  it("carries a code, a cause and a name on the prototype", () => {
+    const cause = new Error("inner");
+    const error = new CsiProxyError("outer", { code: "NOT_FOUND", cause });
+    expect(error.code).toBe("NOT_FOUND");
+    expect(error.cause).toBe(cause);
+    expect(error.name).toBe("CsiProxyError");
+    expect(Object.keys(error)).not.toContain("name");
+    expect(error).toBeInstanceOf(Error);
+  });
+
+  it("is recognised by the symbol guard, even from another copy of the package", () => {
+    expect(isCsiProxyError(new CsiProxyError("x", { code: "TIMEOUT" }))).toBe(true);
+    const foreign = Object.create({ [Symbol.for("csi-proxy.error")]: true }) as object;
+    expect(isCsiProxyError(foreign)).toBe(true);
+    expect(isCsiProxyError(new Error("plain"))).toBe(false);
+    expect(isCsiProxyError(undefined)).toBe(false);
+  });
+
+  it("PowerShellError is a CsiProxyError with diagnostic fields", () => {
+    const error = new PowerShellError("boom", {
+      code: "TIMEOUT",
+      scriptName: "s",
+      mode: "spawn",
+      durationMs: 5,
+    });
+    expect(isCsiProxyError(error)).toBe(true);
+    expect(error.name).toBe("PowerShellError");
+    expect(error.timedOut).toBe(true);
+    expect(error.stderr).toBe("");
+  });
+});
+
+describe("parseErrorId", () => {
+  it.each([
+    [
+      "StorageWMI 42002,Add-PartitionAccessPath",
+      { kind: "StorageWMI", code: 42002, command: "Add-PartitionAccessPath" },
+    ],
+    [
+      "Windows System Error 1219,New-SmbGlobalMapping",
+      { kind: "WindowsSystemError", code: 1219, command: "New-SmbGlobalMapping" },
+    ],
+    [
+      "HRESULT 0x80070005,New-SmbGlobalMapping",
+      { kind: "HRESULT", code: 0x80070005, command: "New-SmbGlobalMapping" },
+    ],
+    [
+      "CmdletizationQuery_NotFound_Number,Get-Disk",
+      { kind: "NotFound", code: undefined, command: "Get-Disk" },
+    ],
+    [
+      "PathNotFound,Microsoft.PowerShell.Commands.GetItemCommand",
+      { kind: "Other", code: undefined, command: "Microsoft.PowerShell.Commands.GetItemCommand" },
+    ],
+    ["RuntimeException", { kind: "Other", code: undefined, command: undefined }],
+  ])("%s", (id, expected) => {
+    expect(parseErrorId(id)).toEqual(expected);
+  });
+});

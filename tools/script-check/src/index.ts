@@ -1,0 +1,2 @@
+export { windowsPowerShellProblems } from "./syntax.js";
+export type { SyntaxProblem } from "./syntax.js";
