@@ -18,3 +18,5 @@ export { createRedactor } from "./redact.js";
 export type { Redactor } from "./redact.js";
 export { parseJson } from "./json.js";
 export { transportScripts } from "./host-script.js";
+export { createKeyedLock } from "./keyed-lock.js";
+export type { KeyedLock } from "./keyed-lock.js";
