@@ -162,10 +162,8 @@ describeWithPwsh("PowerShell against real pwsh", (pwsh) => {
     });
 
     it("kills a call that runs past its timeout", async () => {
-      const started = Date.now();
       const error = await failure(shell.run(sleep, { Ms: 60_000 }, { timeoutMs: 1500 }));
       expect(error).toMatchObject({ code: "TIMEOUT", timedOut: true });
-      expect(Date.now() - started).toBeLessThan(30_000);
       expect(await shell.run(echo, { Value: "after timeout" })).toBe("after timeout");
     });
 

@@ -1,0 +1,35 @@
+import { invalidArgument } from "./errors.js";
+import { createPowerShell, type PowerShell } from "./powershell.js";
+
+/** What every API group's constructor accepts: its own host layer, or a PowerShell to run on. */
+export interface HostOptions<H> {
+  /** The PowerShell to run scripts on. Default: a new `createPowerShell()`, closed by `close()`. */
+  shell?: PowerShell | undefined;
+  /** The host layer to use instead of PowerShell (tests, other back ends). */
+  host?: H | undefined;
+}
+
+/** A group's host layer, and how to release what the group created for it. */
+export interface HostBinding<H> {
+  readonly host: H;
+  /** Closes the PowerShell the group created itself; a shell or host passed in is the caller's. */
+  close(): Promise<void>;
+}
+
+/**
+ * Resolves a group's host: the given `host`, else `createHost` on the given `shell`, else on a
+ * new PowerShell that the binding owns. Giving both is INVALID_ARGUMENT.
+ */
+export function bindHost<H>(
+  group: string,
+  options: HostOptions<H>,
+  createHost: (shell: PowerShell) => H,
+): HostBinding<H> {
+  if (options.host !== undefined && options.shell !== undefined) {
+    throw invalidArgument(`${group} takes a host or a shell, not both.`);
+  }
+  if (options.host !== undefined) return { host: options.host, close: () => Promise.resolve() };
+  const owned = options.shell === undefined ? createPowerShell() : undefined;
+  const host = createHost(options.shell ?? (owned as PowerShell));
+  return { host, close: async () => owned?.close() };
+}

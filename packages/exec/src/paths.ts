@@ -1,0 +1,106 @@
+import { invalidArgument } from "./errors.js";
+
+/** Which path rules apply: Windows (`C:\...`) or POSIX (`/...`). Defaults to the platform's. */
+export type PathStyle = "windows" | "posix";
+
+/** The path style of the running platform. */
+export function platformPathStyle(platform: NodeJS.Platform = process.platform): PathStyle {
+  return platform === "win32" ? "windows" : "posix";
+}
+
+/** Options for {@link normalizePath}. */
+export interface PathRuleOptions {
+  readonly style: PathStyle;
+  /** Drive that root-relative Windows paths (`\var\lib\kubelet`) resolve to. Default `C:`. */
+  readonly systemDrive?: string;
+}
+
+const maxPath = 260;
+const maxLongPath = 32_767;
+const longPrefix = "\\\\?\\";
+// Windows forbids these in names; ':' would also open an alternate data stream.
+const forbiddenWindows = /["*:<>?|]/;
+const reservedDevice =
+  /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(\..*)?$/i;
+
+/**
+ * Validates an absolute path by the platform's rules and returns it normalised (single
+ * separators, no `.` segments or trailing separator); throws `INVALID_ARGUMENT` otherwise.
+ *
+ * Windows rules follow upstream's ValidatePathWindows, with documented differences: `\\?\X:\`
+ * long paths are accepted (up to 32,767 characters), root-relative paths take the system drive,
+ * only `..` *segments* are rejected (not `a..b`), `<`, `>`, control characters and reserved
+ * device names (`NUL`, `COM1`, ...) are rejected too, and the 260 limit counts characters.
+ */
+export function normalizePath(path: unknown, options: PathRuleOptions): string {
+  if (typeof path !== "string" || path === "") throw invalidArgument("The path is empty.");
+  if (path.includes("\u0000")) throw invalidArgument("The path contains a NUL character.");
+  return options.style === "windows"
+    ? normalizeWindows(path, options.systemDrive ?? "C:")
+    : normalizePosix(path);
+}
+
+function normalizeWindows(input: string, systemDrive: string): string {
+  let path = input;
+  let limit = maxPath;
+  if (path.startsWith(longPrefix)) {
+    path = path.slice(longPrefix.length);
+    limit = maxLongPath;
+    if (!/^[a-zA-Z]:\\/.test(path)) {
+      throw invalidArgument(
+        `Only drive-letter long paths (\\\\?\\X:\\...) are supported: ${input}`,
+      );
+    }
+  } else if (path.startsWith("\\\\")) {
+    throw invalidArgument(`UNC paths are not supported here: ${input}`);
+  } else if (path.startsWith("\\")) {
+    if (!/^[a-zA-Z]:$/.test(systemDrive))
+      throw invalidArgument(`systemDrive must look like "C:", got ${systemDrive}`);
+    path = `${systemDrive}${path}`;
+  }
+  if (!/^[a-zA-Z]:\\/.test(path)) throw invalidArgument(`Not an absolute Windows path: ${input}`);
+  if (path.length > limit)
+    throw invalidArgument(`The path is longer than ${limit} characters: ${input}`);
+  const rest = path.slice(3);
+  if (rest.includes("/")) throw invalidArgument(`The path mixes / into a Windows path: ${input}`);
+  if (forbiddenWindows.test(rest) || hasControlCharacter(rest))
+    throw invalidArgument(`The path contains invalid characters: ${input}`);
+  const segments = rest.split("\\").filter((s) => s !== "" && s !== ".");
+  for (const segment of segments) {
+    if (/^\.+$/.test(segment))
+      throw invalidArgument(`The path contains a '${segment}' segment: ${input}`);
+    if (reservedDevice.test(segment))
+      throw invalidArgument(`The path names a reserved device (${segment}): ${input}`);
+  }
+  return `${path.slice(0, 2).toUpperCase()}\\${segments.join("\\")}`;
+}
+
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) < 0x20) return true;
+  return false;
+}
+
+function normalizePosix(input: string): string {
+  if (!input.startsWith("/")) throw invalidArgument(`Not an absolute path: ${input}`);
+  const segments = input.split("/").filter((s) => s !== "" && s !== ".");
+  if (segments.includes("..")) throw invalidArgument(`The path contains a '..' segment: ${input}`);
+  return `/${segments.join("/")}`;
+}
+
+/** The separator of a path style. */
+export function separatorOf(style: PathStyle): string {
+  return style === "windows" ? "\\" : "/";
+}
+
+/**
+ * Whether `path` is `root` or inside it, on a separator boundary (so `C:\kubeletX` is not inside
+ * `C:\kubelet`), case-insensitively on Windows. Both must already be normalised.
+ */
+export function isWithin(path: string, root: string, style: PathStyle): boolean {
+  const fold = (s: string) => (style === "windows" ? s.toLowerCase() : s);
+  const p = fold(path);
+  const r = fold(root);
+  if (p === r) return true;
+  const sep = separatorOf(style);
+  return p.startsWith(r.endsWith(sep) ? r : r + sep);
+}
