@@ -1,0 +1,70 @@
+function Test-WinSimFaultMatch($Fault, [string]$Command, [System.Collections.IDictionary]$Parameters, [System.Collections.IDictionary]$Target) {
+    if ($Fault.command -ne '*' -and $Fault.command -ne $Command) { return $false }
+    if ($null -ne $Fault.PSObject.Properties['times'] -and [int]$Fault.times -eq 0) { return $false }
+    $match = $null
+    if ($null -ne $Fault.PSObject.Properties['match']) { $match = $Fault.match }
+    if ($null -eq $match) { return $true }
+    foreach ($p in $match.PSObject.Properties) {
+        $actual = $null
+        if ($Parameters.Contains($p.Name)) { $actual = $Parameters[$p.Name] }
+        elseif ($null -ne $Target -and $Target.Contains($p.Name)) { $actual = $Target[$p.Name] }
+        else { return $false }
+        $wanted = [string]$p.Value
+        $hit = $false
+        foreach ($item in @($actual)) { if ([string]$item -eq $wanted) { $hit = $true } }
+        if (-not $hit) { return $false }
+    }
+    return $true
+}
+
+# Called under the lock: takes the first matching fault and uses up one of its times.
+function Use-WinSimFault([string]$Command, [System.Collections.IDictionary]$Parameters, [System.Collections.IDictionary]$Target) {
+    $faults = @(Read-WinSimJson 'faults.json' @())
+    for ($i = 0; $i -lt $faults.Count; $i++) {
+        $fault = $faults[$i]
+        if (-not (Test-WinSimFaultMatch $fault $Command $Parameters $Target)) { continue }
+        if ($null -ne $fault.PSObject.Properties['times'] -and [int]$fault.times -gt 0) {
+            $fault.times = [int]$fault.times - 1
+            Write-WinSimJson 'faults.json' $faults
+        }
+        return $fault
+    }
+    return $null
+}
+
+function New-WinSimFaultError($Fault) {
+    $spec = Get-WinSimField $Fault 'error' ([pscustomobject]@{})
+    $get = { param($name, $default) if ($null -ne $spec.PSObject.Properties[$name] -and $null -ne $spec.$name) { $spec.$name } else { $default } }
+    $message = & $get 'message' 'Failed'
+    $errorId = & $get 'errorId' 'StorageWMI 4'
+    $category = & $get 'category' 'NotSpecified'
+    $type = & $get 'exceptionType' 'Microsoft.Management.Infrastructure.CimException'
+    $exception = $null
+    switch ($type) {
+        'Microsoft.Management.Infrastructure.CimException' {
+            $code = 0
+            if ($errorId -match '(\d+)$') { $code = [uint32]$Matches[1] }
+            $exception = [CsiProxy.WinSim.CimException]::new($message, (& $get 'nativeErrorCode' 'Failed'), [uint32](& $get 'statusCode' $code), $errorId)
+        }
+        'Microsoft.PowerShell.Cmdletization.Cim.CimJobException' { $exception = [Microsoft.PowerShell.Cmdletization.Cim.CimJobException]::new($message) }
+        'System.ComponentModel.Win32Exception' { $exception = [System.ComponentModel.Win32Exception]::new([int](& $get 'statusCode' 1), $message) }
+        default { $exception = [System.Exception]::new($message) }
+    }
+    $record = [System.Management.Automation.ErrorRecord]::new($exception, $errorId, [System.Management.Automation.ErrorCategory]$category, 'StorageWMI')
+    return $record
+}
+
+# Everything but an error runs before the real work; kill ends the process as a crash would.
+function Invoke-WinSimFaultNoise($Fault, [System.Management.Automation.PSCmdlet]$Cmdlet, [string]$Command) {
+    $kinds = @('warning', 'progress', 'host', 'verbose', 'information')
+    if ($null -ne $Fault.PSObject.Properties['noise'] -and $null -ne $Fault.noise) { $kinds = @($Fault.noise) }
+    foreach ($kind in $kinds) {
+        switch ($kind) {
+            'warning' { $Cmdlet.WriteWarning("winsim: simulated warning from $Command") }
+            'progress' { $Cmdlet.WriteProgress([System.Management.Automation.ProgressRecord]::new(1, $Command, 'winsim: simulated progress')) }
+            'host' { Write-Host "winsim: simulated host output from $Command" }
+            'verbose' { $Cmdlet.WriteVerbose("winsim: simulated verbose output from $Command") }
+            'information' { $Cmdlet.WriteInformation("winsim: simulated information from $Command", @('winsim')) }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+# One simulated cmdlet call: fault check, then lock + read state + act + write + log, then emit.
+# Output and errors are queued and written after the lock is released, because with
+# ErrorActionPreference Stop a written error throws straight out of the cmdlet.
+function Invoke-WinSimCommand {
+    param(
+        [System.Management.Automation.PSCmdlet]$Cmdlet,
+        [System.Collections.IDictionary]$Bound,
+        [System.Collections.IDictionary]$Target,
+        [scriptblock]$Action
+    )
+    $wsCommand = $Cmdlet.MyInvocation.MyCommand.Name
+    $wsStart = Get-WinSimNow
+    $wsParams = ConvertTo-WinSimLogParameters $Bound
+    $wsLock = Enter-WinSimLock
+    try { $wsFault = Use-WinSimFault $wsCommand $wsParams $Target } finally { Exit-WinSimLock $wsLock }
+    $wsKind = ''
+    if ($null -ne $wsFault) { $wsKind = [string]$wsFault.action }
+    switch ($wsKind) {
+        'kill' {
+            $wsLock = Enter-WinSimLock
+            try { Add-WinSimCallLog $wsCommand $wsParams $Target $wsStart (Get-WinSimNow) 'killed' } finally { Exit-WinSimLock $wsLock }
+            [Environment]::Exit(137)
+        }
+        # Outside the lock, so other processes keep working while this call hangs.
+        'delay' { Start-Sleep -Milliseconds ([int](Get-WinSimField $wsFault 'delayMs' 1000)) }
+        'noise' { Invoke-WinSimFaultNoise $wsFault $Cmdlet $wsCommand }
+        'garbage' {
+            $text = 'winsim garbage {"not":"a frame"} ' + $wsCommand
+            if ($null -ne $wsFault.PSObject.Properties['text'] -and $null -ne $wsFault.text) { $text = [string]$wsFault.text }
+            [Console]::Out.WriteLine($text)
+            [Console]::Out.Flush()
+        }
+    }
+    $ctx = [pscustomobject]@{ State = $null; Changed = $false; Items = [System.Collections.Generic.List[object]]::new() }
+    $wsOutcome = 'ok'
+    $wsLock = Enter-WinSimLock
+    try {
+        if ($wsKind -eq 'error') {
+            $ctx.Items.Add((New-WinSimFaultError $wsFault))
+            $wsOutcome = 'fault'
+        } else {
+            $ctx.State = Read-WinSimState
+            $null = & $Action $ctx
+            if ($ctx.Changed) { Write-WinSimState $ctx.State }
+            foreach ($item in $ctx.Items) { if ($item -is [System.Management.Automation.ErrorRecord]) { $wsOutcome = 'error' } }
+        }
+        Add-WinSimCallLog $wsCommand $wsParams $Target $wsStart (Get-WinSimNow) $wsOutcome
+    } finally {
+        Exit-WinSimLock $wsLock
+    }
+    foreach ($item in $ctx.Items) {
+        if ($item -is [System.Management.Automation.ErrorRecord]) { $Cmdlet.WriteError($item) } else { $Cmdlet.WriteObject($item) }
+    }
+}
+
+# Identifies a piped CIM object in the call log and for fault matching.
+function Get-WinSimTarget($InputObject) {
+    $target = [ordered]@{}
+    if ($null -eq $InputObject) { return $target }
+    $names = $InputObject.PSObject.TypeNames
+    if ($names -contains 'Microsoft.Management.Infrastructure.CimInstance#MSFT_Disk') {
+        $target['DiskNumber'] = $InputObject.Number
+        $target['Number'] = $InputObject.Number
+    } elseif ($names -contains 'Microsoft.Management.Infrastructure.CimInstance#MSFT_Partition') {
+        $target['DiskNumber'] = $InputObject.DiskNumber
+        $target['PartitionNumber'] = $InputObject.PartitionNumber
+        $target['Offset'] = $InputObject.Offset
+    } elseif ($names -contains 'Microsoft.Management.Infrastructure.CimInstance#MSFT_Volume') {
+        $target['UniqueId'] = $InputObject.UniqueId
+    }
+    return $target
+}

@@ -1,0 +1,82 @@
+export { Simulator, winsimModulePath } from "./simulator.js";
+export { scenarios } from "./scenarios.js";
+export { buildScenario, systemDiskSpec } from "./scenario.js";
+export type { BuiltScenario, MountSpec } from "./scenario.js";
+export { busTypes, offlineReasons } from "./spec.js";
+export type {
+  BusTypeName,
+  DiskSpec,
+  FileSystemName,
+  OfflineReasonName,
+  Page83Spec,
+  PartitionSpec,
+  ScenarioSpec,
+} from "./spec.js";
+export type {
+  CallLogEntry,
+  DeviceIdState,
+  DiskState,
+  FaultError,
+  FaultSpec,
+  NoiseKind,
+  PartitionState,
+  SimState,
+  VolumeState,
+} from "./types.js";
+export type {
+  SmbAccountState,
+  SmbGlobalMappingState,
+  SmbMappingSpec,
+  SmbServerSpec,
+  SmbServerState,
+  SmbShareSpec,
+  SmbShareState,
+  SmbSpec,
+  SmbState,
+  SmbStatusName,
+} from "./smb.js";
+export { buildSmbState, smbPasswordHash, smbStatuses } from "./smb.js";
+export {
+  localToUnc,
+  setSmbMappingStatus,
+  setSmbPassword,
+  smbShareDir,
+  translateUncLinks,
+  uncToLocal,
+} from "./smb-host.js";
+export type { UncLinkHost } from "./smb-host.js";
+export { buildIscsiState, iscsiDefaultPort } from "./iscsi.js";
+export type {
+  IscsiConnectionState,
+  IscsiFavoriteState,
+  IscsiInitiatorState,
+  IscsiLunSpec,
+  IscsiLunState,
+  IscsiPortalState,
+  IscsiServerSpec,
+  IscsiServerState,
+  IscsiSessionState,
+  IscsiSpec,
+  IscsiState,
+  IscsiTargetSpec,
+  IscsiTargetState,
+} from "./iscsi.js";
+export type {
+  BiosSpec,
+  BiosState,
+  ServiceSpec,
+  ServiceState,
+  ServiceStatusName,
+  ServiceTransitionState,
+  StartModeName,
+  SystemSpec,
+  SystemState,
+} from "./system.js";
+export {
+  defaultServiceSpecs,
+  defaultSystemState,
+  serviceStatusAt,
+  serviceStatuses,
+  startModes,
+  systemDefaultsPath,
+} from "./system.js";

@@ -1,0 +1,176 @@
+// iSCSI: portals, targets behind them with CHAP settings and LUNs, sessions, and the initiator.
+// The scenario spec a test writes, and the state the PowerShell side reads and updates.
+import type { DiskSpec } from "./spec.js";
+import { buildLun } from "./iscsi-lun.js";
+import type { DiskState, PartitionState, VolumeState } from "./types.js";
+
+/** The iSCSI well-known port, used when a spec or a cmdlet gives none. */
+export const iscsiDefaultPort = 3260;
+
+/** A LUN: a disk like any other (RAW, offline by SAN policy unless said otherwise); its number is given at login. */
+export type IscsiLunSpec = Omit<DiskSpec, "number" | "lun"> & {
+  /** Default: its index in the target's list. */
+  lun?: number;
+};
+
+export interface IscsiTargetSpec {
+  /** The target's IQN, as the target reports it (Windows compares case-insensitively). */
+  iqn: string;
+  /** One-way CHAP: the user name and secret the initiator must present. Absent: no CHAP. */
+  chap?: { username: string; secret: string };
+  /** Mutual CHAP: the secret the target presents, which must equal the initiator's (Set-IscsiChapSecret). */
+  mutualChapSecret?: string;
+  luns?: readonly IscsiLunSpec[];
+}
+
+/** A reachable iSCSI server: what a portal at this address and port discovers. */
+export interface IscsiServerSpec {
+  address: string;
+  /** Default 3260. */
+  port?: number;
+  targets?: readonly IscsiTargetSpec[];
+}
+
+/** What a scenario declares for this area. */
+export interface IscsiSpec {
+  /** Reachable servers; any other address is unreachable (0xefff0003). */
+  servers?: readonly IscsiServerSpec[];
+  /** Portals registered (and discovered) already. */
+  portals?: readonly { address: string; port?: number }[];
+  /** The initiator's node-wide mutual CHAP secret. */
+  mutualChapSecret?: string;
+  /** The MSiSCSI service; false makes every iSCSI cmdlet fail with 0xefff003e. Default true. */
+  serviceRunning?: boolean;
+  /** Default `iqn.1991-05.com.microsoft:winsim`. */
+  initiatorNodeAddress?: string;
+}
+
+/** A LUN at rest: its disk (the number is a placeholder until login), partitions and volumes. */
+export interface IscsiLunState {
+  lun: number;
+  disk: DiskState;
+  partitions: PartitionState[];
+  volumes: VolumeState[];
+}
+
+export interface IscsiTargetState {
+  iqn: string;
+  chapUsername: string | null;
+  chapSecret: string | null;
+  mutualChapSecret: string | null;
+  luns: IscsiLunState[];
+}
+
+export interface IscsiServerState {
+  address: string;
+  port: number;
+  targets: IscsiTargetState[];
+}
+
+/** A registered discovery portal (MSFT_iSCSITargetPortal) and the IQNs its last discovery found. */
+export interface IscsiPortalState {
+  address: string;
+  port: number;
+  initiatorInstanceName: string | null;
+  initiatorPortalAddress: string | null;
+  isHeaderDigest: boolean;
+  isDataDigest: boolean;
+  discovered: string[];
+}
+
+export interface IscsiConnectionState {
+  connectionIdentifier: string;
+  targetAddress: string;
+  targetPort: number;
+  initiatorAddress: string;
+  initiatorPort: number;
+}
+
+/** A logged-in session; `disks` are the LUNs' disk numbers in the Storage state while it lasts. */
+export interface IscsiSessionState {
+  sessionIdentifier: string;
+  initiatorSideIdentifier: string;
+  targetSideIdentifier: string;
+  /** As the target spells it (Get-IscsiSession reports it lower-cased). */
+  targetNodeAddress: string;
+  authenticationType: string;
+  isPersistent: boolean;
+  isMultipathEnabled: boolean;
+  connections: IscsiConnectionState[];
+  disks: { lun: number; diskNumber: number }[];
+}
+
+/** A persistent login ("favorite target"): Windows logs in again at boot until it is unregistered. */
+export interface IscsiFavoriteState {
+  sessionIdentifier: string;
+  targetNodeAddress: string;
+  targetAddress: string;
+  targetPort: number;
+  authenticationType: string;
+  chapUsername: string | null;
+  isMultipathEnabled: boolean;
+}
+
+export interface IscsiInitiatorState {
+  nodeAddress: string;
+  mutualChapSecret: string | null;
+  serviceRunning: boolean;
+}
+
+/** This area's part of state.json. */
+export interface IscsiState {
+  readonly version: 1;
+  initiator: IscsiInitiatorState;
+  servers: IscsiServerState[];
+  portals: IscsiPortalState[];
+  sessions: IscsiSessionState[];
+  favorites: IscsiFavoriteState[];
+  /** The last session serial, so identifiers stay unique across processes. */
+  lastSession: number;
+}
+
+/** Turns the spec into initial state; `root` is the simulator's sandbox folder. */
+export function buildIscsiState(spec: IscsiSpec, root: string): IscsiState {
+  let serial = 0;
+  const servers = (spec.servers ?? []).map((server) => ({
+    address: server.address,
+    port: server.port ?? iscsiDefaultPort,
+    targets: (server.targets ?? []).map((target) => ({
+      iqn: target.iqn,
+      chapUsername: target.chap?.username ?? null,
+      chapSecret: target.chap?.secret ?? null,
+      mutualChapSecret: target.mutualChapSecret ?? null,
+      luns: (target.luns ?? []).map((lun, index) => buildLun(lun, index, ++serial, root)),
+    })),
+  }));
+  const portals = (spec.portals ?? []).map((p) => {
+    const port = p.port ?? iscsiDefaultPort;
+    const server = servers.find(
+      (s) => s.address.toLowerCase() === p.address.toLowerCase() && s.port === port,
+    );
+    if (server === undefined)
+      throw new RangeError(`Portal ${p.address}:${port} has no server in the scenario.`);
+    return {
+      address: p.address,
+      port,
+      initiatorInstanceName: null,
+      initiatorPortalAddress: null,
+      isHeaderDigest: false,
+      isDataDigest: false,
+      discovered: server.targets.map((t) => t.iqn),
+    };
+  });
+  return {
+    version: 1,
+    initiator: {
+      nodeAddress: spec.initiatorNodeAddress ?? "iqn.1991-05.com.microsoft:winsim",
+      mutualChapSecret: spec.mutualChapSecret ?? null,
+      serviceRunning: spec.serviceRunning ?? true,
+    },
+    servers,
+    portals,
+    sessions: [],
+    favorites: [],
+    lastSession: 0,
+  };
+}

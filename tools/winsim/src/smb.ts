@@ -1,0 +1,158 @@
+// SMB: servers, shares with their credentials and Linux backing folders, and global mappings.
+// The scenario spec a test writes, and the state the PowerShell side reads and updates.
+import { createHash } from "node:crypto";
+
+/** MSFT_SmbGlobalMapping.Status codes by the name Get-SmbGlobalMapping shows. */
+export const smbStatuses = {
+  OK: 0,
+  Paused: 1,
+  Disconnected: 2,
+  NetworkError: 3,
+  Connecting: 4,
+  Reconnecting: 5,
+  Unavailable: 6,
+} as const;
+
+export type SmbStatusName = keyof typeof smbStatuses;
+
+/** A share on a simulated server; its files live in `<sim.dir>/shares/<server>/<share>/`. */
+export interface SmbShareSpec {
+  name: string;
+  /** Accounts of the server allowed on this share (others get error 5). Default: all of them. */
+  users?: readonly string[];
+}
+
+/** A simulated SMB server. Names compare case-insensitively, as Windows does. */
+export interface SmbServerSpec {
+  /** Host name or IP address, as it appears in `\\server\share`. */
+  name: string;
+  /** Accounts: user name (e.g. `CONTOSO\alice`) → password. */
+  accounts?: Readonly<Record<string, string>>;
+  /** A string is a share everyone with an account may use. */
+  shares?: readonly (string | SmbShareSpec)[];
+  /** Whether the server offers SMB encryption; `-RequirePrivacy $true` fails without it. Default true. */
+  encryption?: boolean;
+}
+
+/** A global mapping that exists when the host starts. */
+export interface SmbMappingSpec {
+  remotePath: string;
+  /** An account of the mapped server. */
+  user: string;
+  /** Drive letter (`G:`); default none. */
+  localPath?: string;
+  status?: SmbStatusName | number;
+  requirePrivacy?: boolean;
+  /** Mapped with a password the server no longer accepts (the password changed since). */
+  stale?: boolean;
+}
+
+/** What a scenario declares for this area. */
+export interface SmbSpec {
+  servers?: readonly SmbServerSpec[];
+  mappings?: readonly SmbMappingSpec[];
+}
+
+/** A server account; only a hash of the password is stored, so state.json holds no secret. */
+export interface SmbAccountState {
+  user: string;
+  passwordSha256: string;
+}
+
+export interface SmbShareState {
+  name: string;
+  /** Allowed accounts, or null for every account of the server. */
+  users: string[] | null;
+}
+
+export interface SmbServerState {
+  name: string;
+  encryption: boolean;
+  accounts: SmbAccountState[];
+  shares: SmbShareState[];
+}
+
+/** One MSFT_SmbGlobalMapping. */
+export interface SmbGlobalMappingState {
+  /** As given to New-SmbGlobalMapping. */
+  remotePath: string;
+  /** Drive letter, or "" (what Windows shows for a mapping without one). */
+  localPath: string;
+  /** Raw code: 0 OK, 1 Paused, 2 Disconnected, 3 NetworkError, 4 Connecting, 5 Reconnecting, 6 Unavailable. */
+  status: number;
+  /** The user name of the credential (never the password). */
+  user: string;
+  /** Hash of the password it was made with: differs from the account's after a password change. */
+  passwordSha256: string;
+  requirePrivacy: boolean;
+  requireIntegrity: boolean;
+  useWriteThrough: boolean;
+  persistent: boolean;
+}
+
+/** This area's part of state.json. */
+export interface SmbState {
+  version: 1;
+  servers: SmbServerState[];
+  mappings: SmbGlobalMappingState[];
+}
+
+/** The hash state.json keeps instead of a password (hex SHA-256 of its UTF-8 bytes). */
+export function smbPasswordHash(password: string): string {
+  return createHash("sha256").update(password, "utf8").digest("hex");
+}
+
+function sameName(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}
+
+function buildServer(spec: SmbServerSpec): SmbServerState {
+  return {
+    name: spec.name,
+    encryption: spec.encryption ?? true,
+    accounts: Object.entries(spec.accounts ?? {}).map(([user, password]) => ({
+      user,
+      passwordSha256: smbPasswordHash(password),
+    })),
+    shares: (spec.shares ?? []).map((s) =>
+      typeof s === "string"
+        ? { name: s, users: null }
+        : { name: s.name, users: s.users ? [...s.users] : null },
+    ),
+  };
+}
+
+function buildMapping(spec: SmbMappingSpec, servers: SmbServerState[]): SmbGlobalMappingState {
+  const server = /^\\\\([^\\]+)\\/.exec(spec.remotePath)?.[1] ?? "";
+  const account = servers
+    .find((s) => sameName(s.name, server))
+    ?.accounts.find((a) => sameName(a.user, spec.user));
+  if (account === undefined)
+    throw new RangeError(
+      `Mapping ${spec.remotePath}: ${spec.user} is not an account of its server.`,
+    );
+  const status = spec.status ?? "OK";
+  return {
+    remotePath: spec.remotePath,
+    localPath: spec.localPath ?? "",
+    status: typeof status === "number" ? status : smbStatuses[status],
+    user: account.user,
+    passwordSha256: spec.stale
+      ? smbPasswordHash(`stale:${account.passwordSha256}`)
+      : account.passwordSha256,
+    requirePrivacy: spec.requirePrivacy ?? true,
+    requireIntegrity: false,
+    useWriteThrough: false,
+    persistent: true,
+  };
+}
+
+/** Turns the spec into initial state; `root` is the simulator's sandbox folder. */
+export function buildSmbState(spec: SmbSpec, _root: string): SmbState {
+  const servers = (spec.servers ?? []).map(buildServer);
+  return {
+    version: 1,
+    servers,
+    mappings: (spec.mappings ?? []).map((m) => buildMapping(m, servers)),
+  };
+}

@@ -1,0 +1,126 @@
+import type { IscsiState } from "./iscsi.js";
+import type { SmbState } from "./smb.js";
+import type { SystemState } from "./system.js";
+/** One VPD page 0x83 identifier as state.json stores it (code set 1 binary, 2 ASCII). */
+export interface DeviceIdState {
+  codeSet: number;
+  type: number;
+  association: number;
+  /** The identifier bytes as hex. */
+  hex: string;
+}
+
+/** A disk in state.json: raw CIM codes, as docs/design/winsim.md describes. */
+export interface DiskState {
+  number: number;
+  size: number;
+  /** 0 RAW, 1 MBR, 2 GPT. */
+  partitionStyle: number;
+  busType: number;
+  location: string | null;
+  path: string;
+  friendlyName: string;
+  model: string | null;
+  manufacturer: string | null;
+  serialNumber: string | null;
+  uniqueId: string;
+  uniqueIdFormat: number;
+  firmwareVersion: string;
+  logicalSectorSize: number;
+  physicalSectorSize: number;
+  isOffline: boolean;
+  offlineReason: number | null;
+  isReadOnly: boolean;
+  isSystem: boolean;
+  isBoot: boolean;
+  isClustered: boolean;
+  signature: number | null;
+  guid: string | null;
+  deviceIds: DeviceIdState[];
+  deviceIdError: string | null;
+  /** 0 Unknown, 1 Thin, 2 Fixed. */
+  provisioningType: number;
+}
+
+export interface PartitionState {
+  diskNumber: number;
+  partitionNumber: number;
+  offset: number;
+  size: number;
+  gptType: string | null;
+  mbrType: number | null;
+  driveLetter: string | null;
+  guid: string | null;
+  /** Linux mount folders with a trailing '/'. */
+  accessPaths: string[];
+  /** The volume GUID (no braces), or null for an MSR partition. */
+  volume: string | null;
+  isReadOnly: boolean;
+  isOffline: boolean;
+  isHidden: boolean;
+  isActive: boolean;
+}
+
+export interface VolumeState {
+  guid: string;
+  /** "" (RAW), "NTFS", "ReFS", "FAT32", "FAT", "exFAT". */
+  fileSystem: string;
+  label: string;
+  allocationUnitSize: number;
+  size: number;
+  /** Bytes counted as used besides the files in volumes/Volume{guid}/. */
+  baseUsed: number;
+}
+
+export interface SimState {
+  version: 1;
+  disks: DiskState[];
+  partitions: PartitionState[];
+  volumes: VolumeState[];
+  smb?: SmbState;
+  iscsi?: IscsiState;
+  system?: SystemState;
+}
+
+/** One simulated cmdlet call, from calls.jsonl. */
+export interface CallLogEntry {
+  seq: number;
+  pid: number;
+  command: string;
+  /** Bound parameters except piped CIM objects. */
+  parameters: Record<string, unknown>;
+  /** Identity of a piped disk, partition or volume (DiskNumber, PartitionNumber, Offset, UniqueId). */
+  target: Record<string, unknown>;
+  /** "ok", "error" (the cmdlet wrote an error), "fault" (an injected error) or "killed". */
+  outcome: "ok" | "error" | "fault" | "killed";
+  /** Unix milliseconds. */
+  start: number;
+  end: number;
+}
+
+export interface FaultError {
+  message?: string;
+  errorId?: string;
+  category?: string;
+  exceptionType?: string;
+  nativeErrorCode?: string;
+  statusCode?: number;
+}
+
+export type NoiseKind = "warning" | "progress" | "host" | "verbose" | "information";
+
+/** An injected fault (faults.json), checked by every simulated cmdlet on entry. */
+export interface FaultSpec {
+  /** A cmdlet name, or "*". */
+  command: string;
+  /** Bound parameters (or piped-object identity) that must match, compared as strings. */
+  match?: Record<string, string | number | boolean>;
+  /** How many calls it applies to; -1 = always. Default 1. */
+  times?: number;
+  action: "error" | "delay" | "kill" | "noise" | "garbage";
+  error?: FaultError;
+  delayMs?: number;
+  noise?: NoiseKind[];
+  /** garbage: the text written to stdout. */
+  text?: string;
+}

@@ -1,0 +1,48 @@
+import { existsSync, lstatSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { Simulator, winsimModulePath } from "../src/index.js";
+
+describe("Simulator", () => {
+  it("writes the state, links scenario mounts and removes everything on dispose", async () => {
+    const sim = await Simulator.create({
+      disks: [{ number: 1, partitions: [{ accessPaths: ["pods/a"] }] }],
+    });
+    const link = join(sim.root, "pods", "a");
+    const guid = sim
+      .state()
+      .partitions.find((p) => p.diskNumber === 1 && p.volume !== null)!.volume!;
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(link)).toBe(sim.volumeDir(guid));
+    writeFileSync(join(link, "f"), "x");
+    expect(existsSync(join(sim.volumeDir(guid), "f"))).toBe(true);
+    await sim.dispose();
+    expect(existsSync(sim.dir)).toBe(false);
+  });
+
+  it("adds the module and state directory to caller options without dropping theirs", async () => {
+    const sim = await Simulator.create({ systemDisk: false });
+    const options = sim.shellOptions({ modules: ["Other"], env: { A: "1" }, poolSize: 2 });
+    expect(options).toEqual({
+      modules: ["Other", winsimModulePath],
+      env: { A: "1", CSI_WINSIM_DIR: sim.dir },
+      poolSize: 2,
+    });
+    expect(existsSync(winsimModulePath)).toBe(true);
+    await sim.dispose();
+  });
+
+  it("keeps faults and calls in their files", async () => {
+    const sim = await Simulator.create({ systemDisk: false });
+    sim.fault({ command: "Get-Disk", action: "delay", delayMs: 10 });
+    sim.fault({ command: "*", times: -1, action: "noise" });
+    expect(JSON.parse(readFileSync(join(sim.dir, "faults.json"), "utf8"))).toEqual([
+      { times: 1, command: "Get-Disk", action: "delay", delayMs: 10 },
+      { times: -1, command: "*", action: "noise" },
+    ]);
+    sim.clearFaults();
+    expect(JSON.parse(readFileSync(join(sim.dir, "faults.json"), "utf8"))).toEqual([]);
+    expect(sim.calls()).toEqual([]);
+    await sim.dispose();
+  });
+});
