@@ -1,0 +1,29 @@
+import { CsiProxyError, type CsiProxyErrorCode } from "@csi-proxy/exec";
+
+const codes: Record<string, CsiProxyErrorCode> = {
+  ENOENT: "NOT_FOUND",
+  ENOTDIR: "FAILED_PRECONDITION",
+  EEXIST: "ALREADY_EXISTS",
+  ENOTEMPTY: "FAILED_PRECONDITION",
+  EISDIR: "FAILED_PRECONDITION",
+  EACCES: "PERMISSION_DENIED",
+  EPERM: "PERMISSION_DENIED",
+  EBUSY: "CONFLICT",
+  EINVAL: "INVALID_ARGUMENT",
+};
+
+/** The Node error code of a failed fs call, if any. */
+export function errnoCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+/** Wraps a failed fs call in a CsiProxyError whose code callers can branch on. */
+export function fsError(action: string, path: string, error: unknown): CsiProxyError {
+  const errno = errnoCode(error) ?? "UNKNOWN";
+  const reason = error instanceof Error ? error.message : String(error);
+  return new CsiProxyError(`Could not ${action} ${path}: ${reason}`, {
+    code: codes[errno] ?? "COMMAND_FAILED",
+    cause: error,
+  });
+}

@@ -1,0 +1,57 @@
+import { type Stats, realpath as realpathCallback } from "node:fs";
+import {
+  lstat,
+  mkdir,
+  readdir,
+  readlink,
+  rm,
+  rmdir,
+  stat,
+  symlink,
+  unlink,
+} from "node:fs/promises";
+import { promisify } from "node:util";
+
+/**
+ * The filesystem operations the Filesystem group needs. The default uses Node's `fs`, which is
+ * exact for these operations on Windows and POSIX; tests inject fakes to reproduce Windows-only
+ * behaviour (volume mount points) on Linux.
+ */
+export interface FilesystemHost {
+  lstat(path: string): Promise<Stats>;
+  stat(path: string): Promise<Stats>;
+  readlink(path: string): Promise<string>;
+  /** Resolves symlinks and junctions component by component (not volume mount points). */
+  realpath(path: string): Promise<string>;
+  /** The OS's own final path: on Windows a mounted folder resolves to its `\\?\Volume{...}\`. */
+  realpathNative(path: string): Promise<string>;
+  mkdir(path: string): Promise<void>;
+  rmdir(path: string): Promise<void>;
+  unlink(path: string): Promise<void>;
+  removeTree(path: string): Promise<void>;
+  readdir(path: string): Promise<string[]>;
+  symlink(target: string, path: string, type: "dir" | "file"): Promise<void>;
+}
+
+// The callback realpath is Node's JavaScript walk, which follows only what lstat calls a link.
+const realpathWalk = promisify(realpathCallback);
+const realpathNative = promisify(realpathCallback.native);
+
+/** The default host: Node's `fs`. */
+export function createNodeFilesystemHost(): FilesystemHost {
+  return {
+    lstat: (path) => lstat(path),
+    stat: (path) => stat(path),
+    readlink: (path) => readlink(path),
+    realpath: (path) => realpathWalk(path),
+    realpathNative: (path) => realpathNative(path),
+    mkdir: async (path) => {
+      await mkdir(path, { recursive: true });
+    },
+    rmdir: (path) => rmdir(path),
+    unlink: (path) => unlink(path),
+    removeTree: (path) => rm(path, { recursive: true, force: true }),
+    readdir: (path) => readdir(path),
+    symlink: (target, path, type) => symlink(target, path, type),
+  };
+}

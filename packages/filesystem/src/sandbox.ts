@@ -1,0 +1,81 @@
+import { posix, win32 } from "node:path";
+import { CsiProxyError, isWithin, normalizePath, type PathRuleOptions } from "@csi-proxy/exec";
+import { errnoCode } from "./fs-errors.js";
+import type { FilesystemHost } from "./host.js";
+
+/**
+ * Upstream v1's working-directory restriction, done properly: a separator boundary,
+ * case-insensitive on Windows, and checked again after resolving links, so a link inside an
+ * allowed root cannot lead an operation outside it.
+ */
+export class Sandbox {
+  private readonly roots: readonly string[];
+
+  constructor(
+    roots: readonly string[] | undefined,
+    private readonly rules: PathRuleOptions,
+    private readonly host: FilesystemHost,
+  ) {
+    this.roots = (roots ?? []).map((root) => normalizePath(root, rules));
+  }
+
+  get enabled(): boolean {
+    return this.roots.length > 0;
+  }
+
+  /**
+   * Throws `PERMISSION_DENIED` unless `path` (normalised) lies inside an allowed root, both as
+   * written and once resolved. `followFinal` says whether the last component will be followed
+   * (mkdir through a link) or acted on itself (removing a link).
+   */
+  async check(path: string, followFinal: boolean): Promise<void> {
+    if (!this.enabled) return;
+    this.checkAsWritten(path);
+    const resolved = await this.resolve(path, followFinal);
+    const realRoots = await Promise.all(this.roots.map((root) => this.resolve(root, true)));
+    const allowed = [...this.roots, ...realRoots];
+    if (!allowed.some((root) => isWithin(resolved, root, this.rules.style))) {
+      throw this.denied(path, `resolves to ${resolved}, outside the allowed roots`);
+    }
+  }
+
+  /** Throws `PERMISSION_DENIED` unless `path`, as written (normalised), lies inside an allowed root. */
+  checkAsWritten(path: string): void {
+    if (!this.enabled) return;
+    if (!this.roots.some((root) => isWithin(path, root, this.rules.style))) {
+      throw this.denied(path, "is not within the allowed roots");
+    }
+  }
+
+  /** Resolves links in the longest existing prefix of `path` and re-attaches the rest. */
+  private async resolve(path: string, followFinal: boolean): Promise<string> {
+    const paths = this.rules.style === "windows" ? win32 : posix;
+    const rest: string[] = [];
+    let current = path;
+    if (!followFinal) {
+      rest.unshift(paths.basename(current));
+      current = paths.dirname(current);
+    }
+    for (;;) {
+      try {
+        await this.host.lstat(current);
+        break;
+      } catch (error) {
+        const code = errnoCode(error);
+        if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
+      }
+      const parent = paths.dirname(current);
+      if (parent === current) return path;
+      rest.unshift(paths.basename(current));
+      current = parent;
+    }
+    const real = await this.host.realpath(current);
+    return normalizePath(paths.join(real, ...rest), this.rules);
+  }
+
+  private denied(path: string, why: string): CsiProxyError {
+    return new CsiProxyError(`The path ${path} ${why} (${this.roots.join(", ")}).`, {
+      code: "PERMISSION_DENIED",
+    });
+  }
+}
