@@ -1,0 +1,240 @@
+import {
+  bindHost,
+  createKeyedLock,
+  CsiProxyError,
+  type HostBinding,
+  type HostOptions,
+} from "@csi-proxy/exec";
+import { hasStorageWmiCode, operationFailed } from "./errors.js";
+import { createPowerShellDiskHost, type DiskHost } from "./host.js";
+import { normalizeSerialNumber, parseLocation } from "./rules.js";
+import type {
+  DiskIds,
+  DiskIdsError,
+  DiskLocation,
+  GetDiskNumberByPage83Request,
+  GetDiskNumberByPage83Response,
+  GetDiskStateRequest,
+  GetDiskStateResponse,
+  GetDiskStatsRequest,
+  GetDiskStatsResponse,
+  ListDiskIdsRequest,
+  ListDiskIdsResponse,
+  ListDiskLocationsRequest,
+  ListDiskLocationsResponse,
+  PartitionDiskRequest,
+  PartitionDiskResponse,
+  RescanRequest,
+  RescanResponse,
+  SetDiskStateRequest,
+  SetDiskStateResponse,
+} from "./types.js";
+import { booleanField, diskNumber, nonEmptyString, requestObject } from "./validate.js";
+
+/** Raw MSFT_Disk.PartitionStyle of an uninitialised disk. */
+const rawPartitionStyle = 0;
+/** StorageWMI 41001: the disk has already been initialized (someone else got there first). */
+const alreadyInitialized = 41001;
+/** StorageWMI 42002: the partition exists but its access path could not be assigned. */
+const accessPathInUse = 42002;
+
+// One lock table per process, so two Disk instances cannot interleave changes to one disk.
+const diskLocks = createKeyedLock();
+
+/** Options of {@link Disk}: give a `host`, or a `shell` to run the default PowerShell host on. */
+export type DiskOptions = HostOptions<DiskHost>;
+
+/**
+ * The disk API group: find, identify, initialise, partition and bring disks online, as
+ * upstream CSI Proxy's disk group does. Every method takes one request object and resolves with
+ * one response object; failures are `CsiProxyError`s whose `code` callers branch on.
+ *
+ * @example
+ * ```ts
+ * import { createPowerShell } from "@csi-proxy/exec";
+ * import { Disk } from "@csi-proxy/disk";
+ *
+ * const disk = new Disk({ shell: createPowerShell() });
+ * const { diskNumber } = await disk.getDiskNumberByPage83({ page83: "Google  persistent-disk-1" });
+ * await disk.setDiskState({ diskNumber, isOnline: true });
+ * await disk.partitionDisk({ diskNumber });
+ * ```
+ */
+export class Disk {
+  readonly #binding: HostBinding<DiskHost>;
+
+  constructor(options: DiskOptions = {}) {
+    this.#binding = bindHost("Disk", options, createPowerShellDiskHost);
+  }
+
+  get #host(): DiskHost {
+    return this.#binding.host;
+  }
+
+  /**
+   * Where each disk is attached (adapter, bus, target, LUN), parsed from `MSFT_Disk.Location`.
+   * Disks whose Location is null or not SCSI-shaped (VHD file paths, short NVMe forms) are left out.
+   */
+  async listDiskLocations(
+    request: ListDiskLocationsRequest = {},
+  ): Promise<ListDiskLocationsResponse> {
+    requestObject(request, "listDiskLocations");
+    const entries = await this.#call("listDiskLocations", () => this.#host.listDiskLocations());
+    const diskLocations = new Map<number, DiskLocation>();
+    for (const entry of entries) {
+      const location = parseLocation(entry.location);
+      if (entry.number !== null && location !== undefined)
+        diskLocations.set(entry.number, location);
+    }
+    return { diskLocations };
+  }
+
+  /**
+   * Makes the disk hold one data partition: initialises it as GPT when it is RAW, then creates a
+   * partition over all free space unless a partition other than the Microsoft Reserved one exists
+   * (MBR disks included). Idempotent.
+   */
+  async partitionDisk(request: PartitionDiskRequest): Promise<PartitionDiskResponse> {
+    const number = diskNumber(request, "partitionDisk");
+    await this.#locked("partitionDisk", number, async () => {
+      const disk = await this.#host.getDisk(number);
+      if (disk.partitionStyle === rawPartitionStyle) await this.#initialize(number);
+      if ((await this.#host.countDataPartitions(number)) > 0) return;
+      try {
+        await this.#host.createPartition(number);
+      } catch (error) {
+        // Upstream tolerates 42002: the partition exists, only its access path failed.
+        if (!hasStorageWmiCode(error, accessPathInUse)) throw error;
+        if ((await this.#host.countDataPartitions(number)) === 0) throw error;
+      }
+    });
+    return {};
+  }
+
+  /** Refreshes the host's view of disks, e.g. after a cloud attach (`Update-HostStorageCache`). */
+  async rescan(request: RescanRequest = {}): Promise<RescanResponse> {
+    requestObject(request, "rescan");
+    await this.#call("rescan", () => this.#host.rescan());
+    return {};
+  }
+
+  /**
+   * The page-83 identifier and serial number of every disk, read in one PowerShell call. A disk
+   * whose device cannot be read is reported in `errors` and left out of `diskIds`.
+   */
+  async listDiskIds(request: ListDiskIdsRequest = {}): Promise<ListDiskIdsResponse> {
+    requestObject(request, "listDiskIds");
+    const entries = await this.#call("listDiskIds", () => this.#host.listDiskIds());
+    const diskIds = new Map<number, DiskIds>();
+    const errors: DiskIdsError[] = [];
+    for (const entry of entries) {
+      const serialNumber = normalizeSerialNumber(entry.serialNumber);
+      if (entry.error === null && entry.page83 !== null && entry.number !== null) {
+        diskIds.set(entry.number, { page83: entry.page83, serialNumber });
+      } else {
+        const { message, win32Error } = entry.error ?? {
+          message: "The disk has no number.",
+          win32Error: null,
+        };
+        errors.push({
+          diskNumber: entry.number,
+          path: entry.path,
+          serialNumber,
+          message,
+          win32Error,
+        });
+      }
+    }
+    return { diskIds, errors };
+  }
+
+  /** The disk's size in bytes. */
+  async getDiskStats(request: GetDiskStatsRequest): Promise<GetDiskStatsResponse> {
+    const number = diskNumber(request, "getDiskStats");
+    const disk = await this.#call(`getDiskStats(disk ${number})`, () => this.#host.getDisk(number));
+    return { totalBytes: disk.size };
+  }
+
+  /**
+   * Brings the disk online or takes it offline; only calls that change something are made.
+   * Online also clears read-only (SAN policy and signature collisions leave disks offline and
+   * read-only): first `IsOffline $false`, then, reading the disk again, `IsReadOnly $false`.
+   * Offline leaves read-only alone.
+   */
+  async setDiskState(request: SetDiskStateRequest): Promise<SetDiskStateResponse> {
+    const number = diskNumber(request, "setDiskState");
+    const isOnline = booleanField(request, "isOnline", "setDiskState");
+    await this.#locked("setDiskState", number, async () => {
+      let disk = await this.#host.getDisk(number);
+      if (!isOnline) {
+        if (!disk.isOffline) await this.#host.setOffline(number, true);
+        return;
+      }
+      if (disk.isOffline) {
+        await this.#host.setOffline(number, false);
+        // Windows may apply read-only when the disk comes online, so decide on the fresh state.
+        disk = await this.#host.getDisk(number);
+      }
+      if (disk.isReadOnly) await this.#host.setReadOnly(number, false);
+    });
+    return {};
+  }
+
+  /** Whether the disk is online. */
+  async getDiskState(request: GetDiskStateRequest): Promise<GetDiskStateResponse> {
+    const number = diskNumber(request, "getDiskState");
+    const disk = await this.#call(`getDiskState(disk ${number})`, () => this.#host.getDisk(number));
+    return { isOnline: !disk.isOffline };
+  }
+
+  /**
+   * The number of the disk whose page-83 identifier equals `page83` exactly (upstream v1alpha1's
+   * GetDiskNumberByName / v2's GetDiskNumberWithID). `NOT_FOUND` when every disk was read and
+   * none matched; `COMMAND_FAILED` when none matched but some disk could not be read.
+   */
+  async getDiskNumberByPage83(
+    request: GetDiskNumberByPage83Request,
+  ): Promise<GetDiskNumberByPage83Response> {
+    const page83 = nonEmptyString(request, "page83", "getDiskNumberByPage83");
+    const { diskIds, errors } = await this.listDiskIds({});
+    for (const [number, ids] of diskIds) {
+      if (ids.page83 === page83) return { diskNumber: number };
+    }
+    if (errors.length > 0) {
+      const unreadable = errors.map((e) => `${e.diskNumber ?? e.path}: ${e.message}`).join("; ");
+      throw new CsiProxyError(
+        `No readable disk has page-83 identifier ${JSON.stringify(page83)}, and some disks could not be read (${unreadable}).`,
+        { code: "COMMAND_FAILED" },
+      );
+    }
+    throw new CsiProxyError(`No disk has page-83 identifier ${JSON.stringify(page83)}.`, {
+      code: "NOT_FOUND",
+    });
+  }
+
+  /** Closes the PowerShell this instance created itself; a shell or host given to it is left open. */
+  async close(): Promise<void> {
+    await this.#binding.close();
+  }
+
+  async #initialize(number: number): Promise<void> {
+    try {
+      await this.#host.initializeDisk(number);
+    } catch (error) {
+      // Initialised since we looked (another process): that is the state we wanted.
+      if (!hasStorageWmiCode(error, alreadyInitialized)) throw error;
+    }
+  }
+
+  async #call<T>(operation: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw operationFailed(operation, error);
+    }
+  }
+
+  async #locked(method: string, number: number, work: () => Promise<void>): Promise<void> {
+    await this.#call(`${method}(disk ${number})`, () => diskLocks.run(`disk:${number}`, work));
+  }
+}

@@ -1,0 +1,132 @@
+import type { PowerShell, Params, Script } from "@csi-proxy/exec";
+import { DiskNotFoundError, isDiskQueryMiss } from "./errors.js";
+import { listDiskIdsScript } from "./ids-script.js";
+import { parseCount, parseDisk, parseDiskIds, parseLocations } from "./parse.js";
+import {
+  countDataPartitionsScript,
+  createPartitionScript,
+  getDiskScript,
+  initializeDiskScript,
+  listLocationsScript,
+  rescanScript,
+  setOfflineScript,
+  setReadOnlyScript,
+} from "./scripts.js";
+
+/** Every script the disk group runs, by name, for audits and static checks (e.g. PowerShell 5.1 syntax). */
+export const diskScripts: Readonly<Record<string, Script>> = Object.freeze({
+  listLocations: listLocationsScript,
+  rescan: rescanScript,
+  getDisk: getDiskScript,
+  initializeDisk: initializeDiskScript,
+  countDataPartitions: countDataPartitionsScript,
+  createPartition: createPartitionScript,
+  setOffline: setOfflineScript,
+  setReadOnly: setReadOnlyScript,
+  listDiskIds: listDiskIdsScript,
+});
+
+/** A disk's Number and raw Location, as the host reports them (either may be missing). */
+export interface HostDiskLocation {
+  readonly number: number | null;
+  readonly location: string | null;
+}
+
+/** The state of one disk. */
+export interface HostDisk {
+  readonly number: number;
+  /** Raw `MSFT_Disk.PartitionStyle`: 0 RAW, 1 MBR, 2 GPT. */
+  readonly partitionStyle: number;
+  readonly isOffline: boolean;
+  readonly isReadOnly: boolean;
+  /** Bytes: `number` when safe, `bigint` beyond 2^53 − 1. */
+  readonly size: number | bigint;
+}
+
+/** One disk's identifiers as read on the host: `page83` or `error` is set. */
+export interface HostDiskId {
+  /** The device number (IOCTL) when the device could be opened, else Get-Disk's Number. */
+  readonly number: number | null;
+  readonly path: string;
+  /** `MSFT_Disk.SerialNumber` untouched (may be null or blank-padded). */
+  readonly serialNumber: string | null;
+  readonly page83: string | null;
+  readonly error: { readonly message: string; readonly win32Error: number | null } | null;
+}
+
+/**
+ * The host operations {@link Disk} is built from: one method per host call, no policy. The
+ * default implementation ({@link createPowerShellDiskHost}) runs Storage cmdlets through
+ * PowerShell; tests and other back ends can supply their own. Methods naming a disk reject with
+ * a {@link DiskNotFoundError} when it does not exist.
+ */
+export interface DiskHost {
+  /** Number and Location of every disk. */
+  listDiskLocations(): Promise<readonly HostDiskLocation[]>;
+  /** Refreshes the host's cached view of disks (`Update-HostStorageCache`). */
+  rescan(): Promise<void>;
+  /** The state of one disk. */
+  getDisk(diskNumber: number): Promise<HostDisk>;
+  /** Initialises a RAW disk as GPT. */
+  initializeDisk(diskNumber: number): Promise<void>;
+  /** How many partitions of the disk are not the Microsoft Reserved partition. */
+  countDataPartitions(diskNumber: number): Promise<number>;
+  /** Creates one partition using all free space. */
+  createPartition(diskNumber: number): Promise<void>;
+  /** Sets `IsOffline`. */
+  setOffline(diskNumber: number, isOffline: boolean): Promise<void>;
+  /** Sets `IsReadOnly`. */
+  setReadOnly(diskNumber: number, isReadOnly: boolean): Promise<void>;
+  /** Identifiers of every disk, read in one pass; unreadable disks carry an `error`. */
+  listDiskIds(): Promise<readonly HostDiskId[]>;
+}
+
+/**
+ * The PowerShell-backed {@link DiskHost}: every method is one call of a constant script.
+ *
+ * @example
+ * ```ts
+ * const host = createPowerShellDiskHost(createPowerShell());
+ * const disk = new Disk({ host });
+ * ```
+ */
+export function createPowerShellDiskHost(shell: PowerShell): DiskHost {
+  async function onDisk(script: Script, diskNumber: number, params: Params): Promise<unknown> {
+    try {
+      return await shell.run(script, { Number: diskNumber, ...params });
+    } catch (error) {
+      if (isDiskQueryMiss(error)) throw new DiskNotFoundError(diskNumber, { cause: error });
+      throw error;
+    }
+  }
+
+  return {
+    async listDiskLocations() {
+      return parseLocations(await shell.run(listLocationsScript));
+    },
+    async rescan() {
+      await shell.run(rescanScript);
+    },
+    async getDisk(diskNumber) {
+      return parseDisk(await onDisk(getDiskScript, diskNumber, {}));
+    },
+    async initializeDisk(diskNumber) {
+      await onDisk(initializeDiskScript, diskNumber, {});
+    },
+    async countDataPartitions(diskNumber) {
+      return parseCount(await onDisk(countDataPartitionsScript, diskNumber, {}));
+    },
+    async createPartition(diskNumber) {
+      await onDisk(createPartitionScript, diskNumber, {});
+    },
+    async setOffline(diskNumber, isOffline) {
+      await onDisk(setOfflineScript, diskNumber, { IsOffline: isOffline });
+    },
+    async setReadOnly(diskNumber, isReadOnly) {
+      await onDisk(setReadOnlyScript, diskNumber, { IsReadOnly: isReadOnly });
+    },
+    async listDiskIds() {
+      return parseDiskIds(await shell.run(listDiskIdsScript));
+    },
+  };
+}

@@ -1,0 +1,29 @@
+export { Disk } from "./disk.js";
+export type { DiskOptions } from "./disk.js";
+export { createPowerShellDiskHost } from "./host.js";
+export type { DiskHost, HostDisk, HostDiskId, HostDiskLocation } from "./host.js";
+export { DiskNotFoundError } from "./errors.js";
+export { diskScripts } from "./host.js";
+export type {
+  DiskIds,
+  DiskIdsError,
+  DiskLocation,
+  DiskNumberRequest,
+  Empty,
+  GetDiskNumberByPage83Request,
+  GetDiskNumberByPage83Response,
+  GetDiskStateRequest,
+  GetDiskStateResponse,
+  GetDiskStatsRequest,
+  GetDiskStatsResponse,
+  ListDiskIdsRequest,
+  ListDiskIdsResponse,
+  ListDiskLocationsRequest,
+  ListDiskLocationsResponse,
+  PartitionDiskRequest,
+  PartitionDiskResponse,
+  RescanRequest,
+  RescanResponse,
+  SetDiskStateRequest,
+  SetDiskStateResponse,
+} from "./types.js";

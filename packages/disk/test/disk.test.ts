@@ -1,0 +1,533 @@
+import { isCsiProxyError, type CsiProxyError } from "@csi-proxy/exec";
+import { describe, expect, it } from "vitest";
+import { Disk } from "../src/disk.js";
+import { DiskNotFoundError } from "../src/errors.js";
+import { FakeDiskHost, powerShellError, type FakeDisk } from "./fake-host.js";
+
+function fakeDisk(overrides: Partial<FakeDisk> = {}): FakeDisk {
+  return {
+    number: 1,
+    partitionStyle: 2,
+    isOffline: false,
+    isReadOnly: false,
+    size: 10 * 2 ** 30,
+    partitions: ["reserved"],
+    ...overrides,
+  };
+}
+
+function setup(disks: FakeDisk[] = [fakeDisk()]): { host: FakeDiskHost; disk: Disk } {
+  const host = new FakeDiskHost(disks);
+  return { host, disk: new Disk({ host }) };
+}
+
+async function failure(call: Promise<unknown>): Promise<CsiProxyError> {
+  try {
+    await call;
+  } catch (error) {
+    if (isCsiProxyError(error)) return error;
+    throw error;
+  }
+  throw new Error("expected the call to fail");
+}
+
+describe("validation happens before any host call", () => {
+  const badNumbers: unknown[] = [-1, 1.5, 2 ** 32, Number.NaN, Infinity, "1", 1n, null, undefined];
+
+  for (const method of ["partitionDisk", "getDiskStats", "getDiskState"] as const) {
+    it.each(badNumbers.map((n) => [n]))(`${method} rejects diskNumber %s`, async (value) => {
+      const { host, disk } = setup();
+      const error = await failure(disk[method]({ diskNumber: value as number }));
+      expect(error.code).toBe("INVALID_ARGUMENT");
+      expect(host.calls).toEqual([]);
+    });
+  }
+
+  it.each(badNumbers.map((n) => [n]))("setDiskState rejects diskNumber %s", async (value) => {
+    const { host, disk } = setup();
+    const error = await failure(disk.setDiskState({ diskNumber: value as number, isOnline: true }));
+    expect(error.code).toBe("INVALID_ARGUMENT");
+    expect(host.calls).toEqual([]);
+  });
+
+  it("accepts the whole uint32 range", async () => {
+    const { host, disk } = setup([fakeDisk({ number: 0 }), fakeDisk({ number: 2 ** 32 - 1 })]);
+    await disk.getDiskState({ diskNumber: 0 });
+    await disk.getDiskState({ diskNumber: 2 ** 32 - 1 });
+    expect(host.calls.map((c) => c.args)).toEqual([[0], [2 ** 32 - 1]]);
+  });
+
+  it.each([[undefined], ["yes"], [1], [null]] as unknown[][])(
+    "setDiskState rejects isOnline %j",
+    async (value) => {
+      const { host, disk } = setup();
+      const error = await failure(disk.setDiskState({ diskNumber: 1, isOnline: value as boolean }));
+      expect(error.code).toBe("INVALID_ARGUMENT");
+      expect(host.calls).toEqual([]);
+    },
+  );
+
+  it.each([[""], [undefined], [5]])("getDiskNumberByPage83 rejects page83 %j", async (value) => {
+    const { host, disk } = setup();
+    const error = await failure(disk.getDiskNumberByPage83({ page83: value as string }));
+    expect(error.code).toBe("INVALID_ARGUMENT");
+    expect(host.calls).toEqual([]);
+  });
+
+  it.each([[null], [[]], ["x"]])("rejects request %j", async (request) => {
+    const { host, disk } = setup();
+    for (const call of [
+      () => disk.listDiskLocations(request as never),
+      () => disk.listDiskIds(request as never),
+      () => disk.rescan(request as never),
+      () => disk.getDiskStats(request as never),
+    ]) {
+      expect((await failure(call())).code).toBe("INVALID_ARGUMENT");
+    }
+    expect(host.calls).toEqual([]);
+  });
+});
+
+describe("partitionDisk", () => {
+  it("initialises a RAW disk as GPT, then creates one partition", async () => {
+    const { host, disk } = setup([fakeDisk({ partitionStyle: 0, partitions: [] })]);
+    await expect(disk.partitionDisk({ diskNumber: 1 })).resolves.toEqual({});
+    expect(host.methods()).toEqual([
+      "getDisk",
+      "initializeDisk",
+      "countDataPartitions",
+      "createPartition",
+    ]);
+    expect(host.disks.get(1)?.partitions).toEqual(["reserved", "basic"]);
+  });
+
+  it("is idempotent: a second call only looks", async () => {
+    const { host, disk } = setup([fakeDisk({ partitionStyle: 0, partitions: [] })]);
+    await disk.partitionDisk({ diskNumber: 1 });
+    host.calls.length = 0;
+    await disk.partitionDisk({ diskNumber: 1 });
+    expect(host.methods()).toEqual(["getDisk", "countDataPartitions"]);
+    expect(host.disks.get(1)?.partitions).toEqual(["reserved", "basic"]);
+  });
+
+  it("creates a partition on an initialised disk that has only the reserved one", async () => {
+    const { host, disk } = setup([fakeDisk({ partitions: ["reserved"] })]);
+    await disk.partitionDisk({ diskNumber: 1 });
+    expect(host.methods()).toEqual(["getDisk", "countDataPartitions", "createPartition"]);
+  });
+
+  it("leaves an MBR disk with a partition alone", async () => {
+    const { host, disk } = setup([fakeDisk({ partitionStyle: 1, partitions: ["IFS"] })]);
+    await disk.partitionDisk({ diskNumber: 1 });
+    expect(host.methods()).toEqual(["getDisk", "countDataPartitions"]);
+  });
+
+  it("partitions an empty MBR disk without re-initialising it", async () => {
+    const { host, disk } = setup([fakeDisk({ partitionStyle: 1, partitions: [] })]);
+    await disk.partitionDisk({ diskNumber: 1 });
+    expect(host.methods()).toEqual(["getDisk", "countDataPartitions", "createPartition"]);
+    expect(host.disks.get(1)?.partitionStyle).toBe(1);
+  });
+
+  it("tolerates StorageWMI 42002 from New-Partition when the partition exists", async () => {
+    const { host, disk } = setup();
+    host.fail("createPartition", powerShellError("StorageWMI 42002,New-Partition"));
+    // The real cmdlet created the partition before failing to assign the access path.
+    host.hook = async (method) => {
+      if (method === "createPartition") host.disks.get(1)?.partitions.push("basic");
+      return Promise.resolve();
+    };
+    await disk.partitionDisk({ diskNumber: 1 });
+    expect(host.methods()).toEqual([
+      "getDisk",
+      "countDataPartitions",
+      "createPartition",
+      "countDataPartitions",
+    ]);
+  });
+
+  it("reports 42002 when no partition was created after all", async () => {
+    const { host, disk } = setup();
+    const cause = powerShellError("StorageWMI 42002,New-Partition");
+    host.fail("createPartition", cause);
+    const error = await failure(disk.partitionDisk({ diskNumber: 1 }));
+    expect(error.code).toBe("COMMAND_FAILED");
+    expect(error.cause).toBe(cause);
+  });
+
+  it("tolerates StorageWMI 41001 when someone else initialised the disk first", async () => {
+    const { host, disk } = setup([fakeDisk({ partitionStyle: 0, partitions: [] })]);
+    host.hook = async (method) => {
+      const d = host.disks.get(1)!;
+      if (method === "initializeDisk" && d.partitionStyle === 0) {
+        d.partitionStyle = 2;
+        d.partitions.push("reserved");
+      }
+      return Promise.resolve();
+    };
+    await disk.partitionDisk({ diskNumber: 1 });
+    expect(host.disks.get(1)?.partitions).toEqual(["reserved", "basic"]);
+  });
+
+  it("keeps other New-Partition failures as the cause, code unchanged", async () => {
+    const { host, disk } = setup();
+    const cause = powerShellError("StorageWMI 41003,New-Partition", "The disk is offline.");
+    host.fail("createPartition", cause);
+    const error = await failure(disk.partitionDisk({ diskNumber: 1 }));
+    expect(error.code).toBe("COMMAND_FAILED");
+    expect(error.cause).toBe(cause);
+    expect(error.message).toContain("partitionDisk(disk 1)");
+    expect(host.methods()).toEqual(["getDisk", "countDataPartitions", "createPartition"]);
+  });
+
+  it("fails with NOT_FOUND for a missing disk and does nothing else", async () => {
+    const { host, disk } = setup();
+    const error = await failure(disk.partitionDisk({ diskNumber: 7 }));
+    expect(error.code).toBe("NOT_FOUND");
+    expect(error).toBeInstanceOf(DiskNotFoundError);
+    expect(error).toMatchObject({ diskNumber: 7 });
+    expect(host.methods()).toEqual(["getDisk"]);
+  });
+
+  it("serialises calls on one disk, and runs different disks in parallel", async () => {
+    const { host, disk } = setup([fakeDisk({ number: 1 }), fakeDisk({ number: 2 })]);
+    let active = 0;
+    let maxActiveOnOne = 0;
+    const events: string[] = [];
+    host.hook = async (method) => {
+      if (method !== "getDisk") return;
+      active++;
+      events.push(`start ${String(host.calls.at(-1)?.args[0])}`);
+      maxActiveOnOne = Math.max(maxActiveOnOne, active);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      active--;
+    };
+    await Promise.all([
+      disk.partitionDisk({ diskNumber: 1 }),
+      disk.partitionDisk({ diskNumber: 1 }),
+      // A second instance shares the process-wide lock.
+      new Disk({ host }).setDiskState({ diskNumber: 1, isOnline: false }),
+    ]);
+    expect(maxActiveOnOne).toBe(1);
+    expect(host.disks.get(1)?.partitions).toEqual(["reserved", "basic"]);
+
+    events.length = 0;
+    maxActiveOnOne = 0;
+    await Promise.all([
+      disk.partitionDisk({ diskNumber: 2 }),
+      new Disk({ host }).setDiskState({ diskNumber: 1, isOnline: true }),
+    ]);
+    expect(maxActiveOnOne).toBe(2);
+  });
+});
+
+describe("setDiskState", () => {
+  it("brings an offline, read-only disk online, then clears read-only", async () => {
+    const { host, disk } = setup([fakeDisk({ isOffline: true, isReadOnly: true })]);
+    await expect(disk.setDiskState({ diskNumber: 1, isOnline: true })).resolves.toEqual({});
+    expect(host.calls).toEqual([
+      { method: "getDisk", args: [1] },
+      { method: "setOffline", args: [1, false] },
+      { method: "getDisk", args: [1] },
+      { method: "setReadOnly", args: [1, false] },
+    ]);
+    expect(host.disks.get(1)).toMatchObject({ isOffline: false, isReadOnly: false });
+  });
+
+  it("clears read-only that Windows applies when the disk comes online", async () => {
+    const { host, disk } = setup([fakeDisk({ isOffline: true, readOnlyWhenOnlined: true })]);
+    await disk.setDiskState({ diskNumber: 1, isOnline: true });
+    expect(host.methods()).toEqual(["getDisk", "setOffline", "getDisk", "setReadOnly"]);
+    expect(host.disks.get(1)).toMatchObject({ isOffline: false, isReadOnly: false });
+  });
+
+  it("clears read-only on a disk that is already online", async () => {
+    const { host, disk } = setup([fakeDisk({ isReadOnly: true })]);
+    await disk.setDiskState({ diskNumber: 1, isOnline: true });
+    expect(host.methods()).toEqual(["getDisk", "setReadOnly"]);
+  });
+
+  it("does nothing for a disk that is already online and writable", async () => {
+    const { host, disk } = setup();
+    await disk.setDiskState({ diskNumber: 1, isOnline: true });
+    await disk.setDiskState({ diskNumber: 1, isOnline: true });
+    expect(host.methods()).toEqual(["getDisk", "getDisk"]);
+  });
+
+  it("takes a disk offline once, leaving read-only alone", async () => {
+    const { host, disk } = setup([fakeDisk({ isReadOnly: true })]);
+    await disk.setDiskState({ diskNumber: 1, isOnline: false });
+    await disk.setDiskState({ diskNumber: 1, isOnline: false });
+    expect(host.calls).toEqual([
+      { method: "getDisk", args: [1] },
+      { method: "setOffline", args: [1, true] },
+      { method: "getDisk", args: [1] },
+    ]);
+    expect(host.disks.get(1)).toMatchObject({ isOffline: true, isReadOnly: true });
+  });
+
+  it("maps a missing disk to NOT_FOUND", async () => {
+    const { disk } = setup();
+    expect((await failure(disk.setDiskState({ diskNumber: 9, isOnline: true }))).code).toBe(
+      "NOT_FOUND",
+    );
+  });
+
+  it("keeps the host failure as cause", async () => {
+    const { host, disk } = setup([fakeDisk({ isOffline: true })]);
+    const cause = powerShellError("StorageWMI 40001,Set-Disk", "Access denied");
+    host.fail("setOffline", cause);
+    const error = await failure(disk.setDiskState({ diskNumber: 1, isOnline: true }));
+    expect(error.code).toBe("COMMAND_FAILED");
+    expect(error.cause).toBe(cause);
+  });
+});
+
+describe("getDiskState and getDiskStats", () => {
+  it("reports isOnline from IsOffline", async () => {
+    const { disk } = setup([fakeDisk({ number: 1 }), fakeDisk({ number: 2, isOffline: true })]);
+    expect(await disk.getDiskState({ diskNumber: 1 })).toEqual({ isOnline: true });
+    expect(await disk.getDiskState({ diskNumber: 2 })).toEqual({ isOnline: false });
+  });
+
+  it("reports totalBytes exactly: number when safe, bigint beyond 2^53", async () => {
+    const { disk } = setup([
+      fakeDisk({ number: 1, size: 2n ** 60n + 1n }),
+      fakeDisk({ number: 2, size: 1073741824 }),
+    ]);
+    expect(await disk.getDiskStats({ diskNumber: 1 })).toEqual({ totalBytes: 2n ** 60n + 1n });
+    expect(await disk.getDiskStats({ diskNumber: 2 })).toEqual({ totalBytes: 1073741824 });
+  });
+
+  it("maps missing disks to NOT_FOUND", async () => {
+    const { disk } = setup();
+    expect((await failure(disk.getDiskStats({ diskNumber: 4 }))).code).toBe("NOT_FOUND");
+    expect((await failure(disk.getDiskState({ diskNumber: 4 }))).code).toBe("NOT_FOUND");
+  });
+
+  it("keeps timeouts as TIMEOUT with the cause", async () => {
+    const { host, disk } = setup();
+    const cause = powerShellError("x");
+    Object.defineProperty(cause, "code", { value: "TIMEOUT" });
+    host.fail("getDisk", cause);
+    const error = await failure(disk.getDiskStats({ diskNumber: 1 }));
+    expect(error.code).toBe("TIMEOUT");
+    expect(error.cause).toBe(cause);
+  });
+});
+
+describe("listDiskLocations", () => {
+  it("parses every disk it can and skips the rest", async () => {
+    const { host, disk } = setup();
+    host.locations = [
+      { number: 0, location: "Integrated : Adapter 0 : Port 0 : Target 0 : LUN 0" },
+      { number: 1, location: "PCI Slot 3 : Adapter 0 : Port 0 : Target 1 : LUN 3" },
+      { number: 2, location: null },
+      { number: 3, location: "C:\\images\\disk.vhdx" },
+      { number: 4, location: "Integrated : Bus 0 : Adapter 0" },
+      { number: null, location: "PCI Slot 3 : Adapter 9 : Port 0 : Target 9 : LUN 9" },
+      {
+        number: 5,
+        location:
+          "Integrated : Bus 0 : Device 23 : Function 0 : Adapter 1 : Port 0 : Target 0 : LUN 0",
+      },
+    ];
+    const { diskLocations } = await disk.listDiskLocations();
+    expect([...diskLocations]).toEqual([
+      [0, { adapter: "0", bus: "", target: "0", lunId: "0" }],
+      [1, { adapter: "0", bus: "", target: "1", lunId: "3" }],
+      [5, { adapter: "1", bus: "0", target: "0", lunId: "0" }],
+    ]);
+  });
+
+  it("returns an empty map when no disk has a location", async () => {
+    const { disk } = setup();
+    expect((await disk.listDiskLocations({})).diskLocations.size).toBe(0);
+  });
+});
+
+describe("listDiskIds", () => {
+  it("reports page83 as is and serial numbers trimmed", async () => {
+    const { host, disk } = setup();
+    host.ids = [
+      {
+        number: 0,
+        path: "p0",
+        serialNumber: "                    ",
+        page83: "Google  persistent-disk-0",
+        error: null,
+      },
+      {
+        number: 1,
+        path: "p1",
+        serialNumber: null,
+        page83: "4d53465420202020328d59b360875845",
+        error: null,
+      },
+      { number: 2, path: "p2", serialNumber: " S123 ", page83: "", error: null },
+    ];
+    const { diskIds, errors } = await disk.listDiskIds();
+    expect([...diskIds]).toEqual([
+      [0, { page83: "Google  persistent-disk-0", serialNumber: "" }],
+      [1, { page83: "4d53465420202020328d59b360875845", serialNumber: "" }],
+      [2, { page83: "", serialNumber: "S123" }],
+    ]);
+    expect(errors).toEqual([]);
+  });
+
+  it("reports one unreadable disk and still lists the others", async () => {
+    const { host, disk } = setup();
+    host.ids = [
+      { number: 0, path: "p0", serialNumber: "A", page83: "id0", error: null },
+      {
+        number: 3,
+        path: "p3",
+        serialNumber: "nvme ",
+        page83: null,
+        error: { message: "Incorrect function.", win32Error: 1 },
+      },
+      { number: 4, path: "p4", serialNumber: "B", page83: "id4", error: null },
+    ];
+    const { diskIds, errors } = await disk.listDiskIds();
+    expect([...diskIds.keys()]).toEqual([0, 4]);
+    expect(errors).toEqual([
+      {
+        diskNumber: 3,
+        path: "p3",
+        serialNumber: "nvme",
+        message: "Incorrect function.",
+        win32Error: 1,
+      },
+    ]);
+  });
+
+  it("reports an identifier without a disk number as an error, not under a made-up key", async () => {
+    const { host, disk } = setup();
+    host.ids = [{ number: null, path: "p", serialNumber: null, page83: "x", error: null }];
+    const { diskIds, errors } = await disk.listDiskIds();
+    expect(diskIds.size).toBe(0);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.diskNumber).toBeNull();
+  });
+
+  it("makes exactly one host call", async () => {
+    const { host, disk } = setup();
+    host.ids = [0, 1, 2, 3].map((n) => ({
+      number: n,
+      path: `p${n}`,
+      serialNumber: null,
+      page83: `id${n}`,
+      error: null,
+    }));
+    await disk.listDiskIds();
+    expect(host.methods()).toEqual(["listDiskIds"]);
+  });
+});
+
+describe("getDiskNumberByPage83", () => {
+  function withIds(): { host: FakeDiskHost; disk: Disk } {
+    const s = setup();
+    s.host.ids = [
+      { number: 0, path: "p0", serialNumber: null, page83: "", error: null },
+      {
+        number: 2,
+        path: "p2",
+        serialNumber: null,
+        page83: "Google  persistent-disk-0",
+        error: null,
+      },
+      {
+        number: 5,
+        path: "p5",
+        serialNumber: null,
+        page83: "Google  persistent-disk-1",
+        error: null,
+      },
+    ];
+    return s;
+  }
+
+  it("finds the disk by exact identifier", async () => {
+    const { disk } = withIds();
+    expect(await disk.getDiskNumberByPage83({ page83: "Google  persistent-disk-1" })).toEqual({
+      diskNumber: 5,
+    });
+  });
+
+  it("does not match after trimming or case changes", async () => {
+    const { disk } = withIds();
+    for (const page83 of [
+      "Google persistent-disk-1",
+      "google  persistent-disk-1",
+      "Google  persistent-disk-1 ",
+    ]) {
+      expect((await failure(disk.getDiskNumberByPage83({ page83 }))).code).toBe("NOT_FOUND");
+    }
+  });
+
+  it("fails with COMMAND_FAILED, not NOT_FOUND, when an unreadable disk might be the one", async () => {
+    const { host, disk } = withIds();
+    host.ids = [
+      ...host.ids,
+      {
+        number: 7,
+        path: "p7",
+        serialNumber: null,
+        page83: null,
+        error: { message: "Incorrect function.", win32Error: 1 },
+      },
+    ];
+    const error = await failure(disk.getDiskNumberByPage83({ page83: "missing" }));
+    expect(error.code).toBe("COMMAND_FAILED");
+    expect(error.message).toContain("Incorrect function.");
+    // A readable match still wins.
+    expect(await disk.getDiskNumberByPage83({ page83: "Google  persistent-disk-0" })).toEqual({
+      diskNumber: 2,
+    });
+  });
+});
+
+describe("rescan", () => {
+  it("calls the host once and returns an empty response", async () => {
+    const { host, disk } = setup();
+    expect(await disk.rescan()).toEqual({});
+    expect(host.methods()).toEqual(["rescan"]);
+  });
+
+  it("keeps failures as cause", async () => {
+    const { host, disk } = setup();
+    const cause = powerShellError("HRESULT 0x80041001,Update-HostStorageCache");
+    host.fail("rescan", cause);
+    const error = await failure(disk.rescan());
+    expect(error.code).toBe("COMMAND_FAILED");
+    expect(error.cause).toBe(cause);
+  });
+});
+
+describe("construction", () => {
+  it("rejects both a host and a shell", () => {
+    const host = new FakeDiskHost();
+    expect(() => new Disk({ host, shell: {} as never })).toThrow(/host or a shell/);
+  });
+
+  it("close() ends the PowerShell it created itself", async () => {
+    const disk = new Disk();
+    await disk.close();
+    // The owned shell is closed, so a call fails without starting anything.
+    expect((await failure(disk.getDiskState({ diskNumber: 1 }))).code).toBe("ABORTED");
+  });
+
+  it("close() leaves a shell it was given open", async () => {
+    let closed = 0;
+    const shell = {
+      mode: "session" as const,
+      run: () => Promise.resolve(undefined as never),
+      close: () => {
+        closed++;
+        return Promise.resolve();
+      },
+    };
+    await new Disk({ shell }).close();
+    expect(closed).toBe(0);
+  });
+});

@@ -1,0 +1,76 @@
+import {
+  CsiProxyError,
+  isCsiProxyError,
+  parseErrorId,
+  type PowerShellErrorRecord,
+} from "@csi-proxy/exec";
+
+const sizeErrorBrand = Symbol.for("csi-proxy.volume.supported-size-error");
+
+/**
+ * `resizeVolume` with `sizeBytes: 0` could not read the partition's maximum size: the
+ * `Get-PartitionSupportedSize` call failed (typically `StorageWMI 4` while the Optimize Drives
+ * service, defragsvc, is disabled or busy) or returned no `SizeMax`. Code `FAILED_PRECONDITION`;
+ * retrying rarely helps until defragsvc runs, so pass an explicit size or fix the service.
+ */
+export class SupportedSizeUnavailableError extends CsiProxyError {
+  readonly volumeId: string;
+
+  constructor(volumeId: string, cause?: unknown) {
+    const reason = cause instanceof Error ? `: ${cause.message}` : " (no SizeMax)";
+    super(
+      `Cannot read the supported size of the partition of volume ${volumeId}${reason}. ` +
+        "Get-PartitionSupportedSize needs the Optimize Drives service (defragsvc); pass an explicit sizeBytes or enable it.",
+      { code: "FAILED_PRECONDITION", cause },
+    );
+    this.volumeId = volumeId;
+  }
+}
+
+Object.defineProperty(SupportedSizeUnavailableError.prototype, "name", {
+  value: "SupportedSizeUnavailableError",
+  writable: true,
+  configurable: true,
+});
+Object.defineProperty(SupportedSizeUnavailableError.prototype, sizeErrorBrand, { value: true });
+
+/** Whether `value` is a {@link SupportedSizeUnavailableError} (from any installed copy). */
+export function isSupportedSizeUnavailableError(
+  value: unknown,
+): value is SupportedSizeUnavailableError {
+  return (
+    isCsiProxyError(value) && (value as { [sizeErrorBrand]?: unknown })[sizeErrorBrand] === true
+  );
+}
+
+function recordOf(error: unknown): PowerShellErrorRecord | undefined {
+  if (!isCsiProxyError(error)) return undefined;
+  const record = (error as { record?: unknown }).record;
+  return typeof record === "object" && record !== null
+    ? (record as PowerShellErrorRecord)
+    : undefined;
+}
+
+/**
+ * Maps a host failure to the code callers branch on: PowerShell's ObjectNotFound (query misses,
+ * missing paths) → `NOT_FOUND`; access path in use (42002) → `CONFLICT`; a failed
+ * Get-PartitionSupportedSize → {@link SupportedSizeUnavailableError}. Anything else is returned as is.
+ */
+export function toVolumeError(error: unknown, subject: string, volumeId = ""): unknown {
+  const record = recordOf(error);
+  if (record === undefined) return error;
+  const id = parseErrorId(record.fullyQualifiedErrorId);
+  if (id.command === "Get-PartitionSupportedSize")
+    return new SupportedSizeUnavailableError(volumeId, error);
+  if (id.kind === "NotFound" || record.category === "ObjectNotFound")
+    return new CsiProxyError(`${subject} was not found: ${record.message}`, {
+      code: "NOT_FOUND",
+      cause: error,
+    });
+  if (id.kind === "StorageWMI" && id.code === 42002)
+    return new CsiProxyError(`${subject}: the access path is already in use.`, {
+      code: "CONFLICT",
+      cause: error,
+    });
+  return error;
+}

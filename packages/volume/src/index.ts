@@ -1,0 +1,44 @@
+export { Volume } from "./volume.js";
+export { maxPathSteps } from "./outcomes.js";
+export { createPowerShellVolumeHost, volumeScripts } from "./host.js";
+export { SupportedSizeUnavailableError, isSupportedSizeUnavailableError } from "./errors.js";
+export { minimumResizeBytes } from "./resize.js";
+export type {
+  VolumeHost,
+  VolumeInfo,
+  PartitionSizes,
+  MountOutcome,
+  UnmountOutcome,
+  PathLookup,
+} from "./host-types.js";
+export type {
+  PathStyle,
+  VolumeFileSystem,
+  ByteCount,
+  VolumeOptions,
+  ListVolumesOnDiskRequest,
+  ListVolumesOnDiskResponse,
+  MountVolumeRequest,
+  MountVolumeResponse,
+  UnmountVolumeRequest,
+  UnmountVolumeResponse,
+  VolumeIdRequest,
+  IsVolumeFormattedRequest,
+  IsVolumeFormattedResponse,
+  FormatVolumeRequest,
+  FormatVolumeResponse,
+  ResizeVolumeRequest,
+  ResizeVolumeResponse,
+  GetVolumeStatsRequest,
+  GetVolumeStatsResponse,
+  GetDiskNumberFromVolumeIdRequest,
+  GetDiskNumberFromVolumeIdResponse,
+  TargetPathRequest,
+  GetVolumeIdFromTargetPathRequest,
+  GetVolumeIdFromTargetPathResponse,
+  GetClosestVolumeIdFromTargetPathRequest,
+  GetClosestVolumeIdFromTargetPathResponse,
+  VolumeIdResponse,
+  WriteVolumeCacheRequest,
+  WriteVolumeCacheResponse,
+} from "./types.js";
