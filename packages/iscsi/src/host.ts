@@ -1,0 +1,145 @@
+import type { PowerShell, Script } from "@csi-proxy/exec";
+import type {
+  HostAddPortalOutcome,
+  HostConnectOutcome,
+  HostConnectRequest,
+  HostDiscovery,
+  HostLogout,
+  HostRemovePortalOutcome,
+  HostSession,
+} from "./host-types.js";
+import {
+  parseDiscovery,
+  parseDiskNumbers,
+  parseOutcome,
+  parsePortals,
+  parseSessions,
+} from "./parse.js";
+import type { Portal } from "./portal.js";
+import {
+  addPortalScript,
+  connectScript,
+  discoverScript,
+  listPortalsScript,
+  listSessionsScript,
+  logoutScript,
+  removePortalScript,
+  setChapSecretScript,
+  targetDisksScript,
+} from "./scripts.js";
+
+/** Every script the iSCSI group runs, by name, for audits and static checks. */
+export const iscsiScripts: Readonly<Record<string, Script>> = Object.freeze({
+  listPortals: listPortalsScript,
+  addPortal: addPortalScript,
+  removePortal: removePortalScript,
+  discover: discoverScript,
+  connect: connectScript,
+  listSessions: listSessionsScript,
+  logout: logoutScript,
+  targetDisks: targetDisksScript,
+  setChapSecret: setChapSecretScript,
+});
+
+/**
+ * Script parameters that carry secrets. Their names contain "Secret", so exec redacts them by
+ * name anyway; listing them makes that independent of exec's naming rule.
+ */
+export const secretParameters: readonly string[] = Object.freeze(["ChapSecret"]);
+
+/**
+ * The host operations {@link Iscsi} is built from: each is one host call (one PowerShell script
+ * by default) that checks state and acts in the same call, so concurrent callers in other
+ * processes see few windows. Inputs are validated and normalised already; failures reject with
+ * the host's error (a `PowerShellError` carrying the cmdlet's `HRESULT 0xefff....` id), which
+ * {@link Iscsi} maps to typed codes. Addresses and IQNs compare case-insensitively.
+ */
+export interface IscsiHost {
+  /** Every registered target portal. */
+  listTargetPortals(): Promise<readonly Portal[]>;
+  /** Registers the portal (New-IscsiTargetPortal, which discovers) unless it exists. */
+  addTargetPortal(portal: Portal): Promise<HostAddPortalOutcome>;
+  /** Removes the portal if it is registered. */
+  removeTargetPortal(portal: Portal): Promise<HostRemovePortalOutcome>;
+  /** Re-runs discovery on a registered portal and lists its targets' IQNs. */
+  discoverTargets(portal: Portal): Promise<HostDiscovery>;
+  /** Logs in unless a connected session already serves the request (see HostConnectOutcome). */
+  connectTarget(request: HostConnectRequest): Promise<HostConnectOutcome>;
+  /** Connected sessions to the target `iqn` (through any portal; `viaPortal` says which). */
+  listTargetSessions(portal: Portal, iqn: string): Promise<readonly HostSession[]>;
+  /** Unregisters every flagged persistent login, then logs out every listed session of `iqn`. */
+  logoutSessions(iqn: string, sessions: readonly HostLogout[]): Promise<void>;
+  /** Disk numbers of every connected session to `iqn`, ascending; empty when none. */
+  getTargetDiskNumbers(iqn: string): Promise<readonly number[]>;
+  /** Sets the initiator's node-wide mutual CHAP secret. */
+  setMutualChapSecret(secret: string): Promise<void>;
+}
+
+/**
+ * The PowerShell-backed {@link IscsiHost}: every method is one call of a constant script, and
+ * secrets travel only as redacted parameters.
+ *
+ * @example
+ * ```ts
+ * const iscsi = new Iscsi({ host: createPowerShellIscsiHost(createPowerShell()) });
+ * ```
+ */
+export function createPowerShellIscsiHost(shell: PowerShell): IscsiHost {
+  const portalParams = (portal: Portal) => ({
+    TargetPortalAddress: portal.address,
+    TargetPortalPortNumber: portal.port,
+  });
+
+  return {
+    async listTargetPortals() {
+      return parsePortals(await shell.run(listPortalsScript));
+    },
+    async addTargetPortal(portal) {
+      const result = await shell.run(addPortalScript, portalParams(portal));
+      return parseOutcome(result, addPortalScript.name, ["added", "exists"]);
+    },
+    async removeTargetPortal(portal) {
+      const result = await shell.run(removePortalScript, portalParams(portal));
+      return parseOutcome(result, removePortalScript.name, ["removed", "absent"]);
+    },
+    async discoverTargets(portal) {
+      return parseDiscovery(await shell.run(discoverScript, portalParams(portal)));
+    },
+    async connectTarget(request) {
+      const params = {
+        ...portalParams(request.portal),
+        NodeAddress: request.iqn,
+        AuthenticationType: request.authenticationType,
+        ChapUsername: request.chapUsername,
+        ChapSecret: request.chapSecret,
+        IsPersistent: request.isPersistent,
+        IsMultipathEnabled: request.isMultipathEnabled,
+      };
+      const result = await shell.run(connectScript, params, { secrets: secretParameters });
+      return parseOutcome(result, connectScript.name, [
+        "connected",
+        "alreadyConnected",
+        "portalNotFound",
+        "targetNotFound",
+      ]);
+    },
+    async listTargetSessions(portal, iqn) {
+      return parseSessions(
+        await shell.run(listSessionsScript, { ...portalParams(portal), NodeAddress: iqn }),
+      );
+    },
+    async logoutSessions(iqn, sessions) {
+      const list = sessions.map((s) => ({
+        sessionIdentifier: s.sessionIdentifier,
+        unregister: s.unregister,
+      }));
+      await shell.run(logoutScript, { NodeAddress: iqn, Sessions: list });
+    },
+    async getTargetDiskNumbers(iqn) {
+      return parseDiskNumbers(await shell.run(targetDisksScript, { NodeAddress: iqn }));
+    },
+    async setMutualChapSecret(secret) {
+      await shell.run(setChapSecretScript, { ChapSecret: secret }, { secrets: secretParameters });
+    },
+  };
+}

@@ -1,0 +1,44 @@
+export { Iscsi } from "./iscsi.js";
+export type { IscsiOptions } from "./iscsi.js";
+export { createPowerShellIscsiHost, iscsiScripts } from "./host.js";
+export type { IscsiHost } from "./host.js";
+export type {
+  HostAddPortalOutcome,
+  HostConnectOutcome,
+  HostConnectRequest,
+  HostDiscovery,
+  HostLogout,
+  HostRemovePortalOutcome,
+  HostSession,
+} from "./host-types.js";
+export type { Portal } from "./portal.js";
+export { defaultIscsiPort } from "./portal.js";
+export { authenticationTypes } from "./auth.js";
+export type { CmdletAuthenticationType } from "./auth.js";
+export { IscsiError } from "./errors.js";
+export type { IscsiErrorOptions } from "./errors.js";
+export type { IscsiErrorReason } from "./hresults.js";
+export type {
+  AddTargetPortalRequest,
+  AddTargetPortalResponse,
+  AuthenticationType,
+  ConnectTargetRequest,
+  ConnectTargetResponse,
+  DisconnectTargetRequest,
+  DisconnectTargetResponse,
+  DiscoverTargetPortalRequest,
+  DiscoverTargetPortalResponse,
+  Empty,
+  GetTargetDisksRequest,
+  GetTargetDisksResponse,
+  ListedTargetPortal,
+  ListTargetPortalsRequest,
+  ListTargetPortalsResponse,
+  RemoveTargetPortalRequest,
+  RemoveTargetPortalResponse,
+  SetMutualChapSecretRequest,
+  SetMutualChapSecretResponse,
+  TargetPortal,
+} from "./types.js";
+export { CsiProxyError, isCsiProxyError } from "@csi-proxy/exec";
+export type { CsiProxyErrorCode } from "@csi-proxy/exec";

@@ -1,0 +1,86 @@
+import { CsiProxyError } from "@csi-proxy/exec";
+import type { HostDiscovery, HostSession } from "./host-types.js";
+import type { Portal } from "./portal.js";
+
+function unexpected(script: string, what: string): CsiProxyError {
+  return new CsiProxyError(`${script} returned an unexpected result: ${what}.`, {
+    code: "PARSE_FAILED",
+  });
+}
+
+function record(value: unknown, script: string): Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw unexpected(script, "expected an object");
+  }
+  return value as Record<string, unknown>;
+}
+
+function list(value: unknown, script: string): unknown[] {
+  if (!Array.isArray(value)) throw unexpected(script, "expected an array");
+  return value;
+}
+
+function text(value: unknown, script: string, field: string): string {
+  if (typeof value !== "string") throw unexpected(script, `${field} is not a string`);
+  return value;
+}
+
+function flag(value: unknown, script: string, field: string): boolean {
+  if (typeof value !== "boolean") throw unexpected(script, `${field} is not a boolean`);
+  return value;
+}
+
+function integer(value: unknown, script: string, field: string): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+    throw unexpected(script, `${field} is not a non-negative integer`);
+  }
+  return value;
+}
+
+/** One of the outcome words a script writes. */
+export function parseOutcome<const T extends string>(
+  value: unknown,
+  script: string,
+  allowed: readonly T[],
+): T {
+  if (typeof value === "string" && (allowed as readonly string[]).includes(value))
+    return value as T;
+  throw unexpected(script, `expected one of ${allowed.join(", ")}`);
+}
+
+export function parsePortals(value: unknown): Portal[] {
+  const script = "iscsi.listPortals";
+  return list(value, script).map((item) => {
+    const entry = record(item, script);
+    return {
+      address: text(entry.address, script, "address"),
+      port: integer(entry.port, script, "port"),
+    };
+  });
+}
+
+export function parseDiscovery(value: unknown): HostDiscovery {
+  const script = "iscsi.discover";
+  const entry = record(value, script);
+  return {
+    portalFound: flag(entry.portalFound, script, "portalFound"),
+    iqns: list(entry.iqns, script).map((iqn) => text(iqn, script, "iqns[]")),
+  };
+}
+
+export function parseSessions(value: unknown): HostSession[] {
+  const script = "iscsi.listSessions";
+  return list(value, script).map((item) => {
+    const entry = record(item, script);
+    return {
+      sessionIdentifier: text(entry.sessionIdentifier, script, "sessionIdentifier"),
+      isPersistent: flag(entry.isPersistent, script, "isPersistent"),
+      viaPortal: flag(entry.viaPortal, script, "viaPortal"),
+    };
+  });
+}
+
+export function parseDiskNumbers(value: unknown): number[] {
+  const script = "iscsi.targetDisks";
+  return list(value, script).map((n) => integer(n, script, "disk number"));
+}

@@ -1,0 +1,146 @@
+import { ps } from "@csi-proxy/exec";
+
+// Constant scripts only: every value reaches them as a param() parameter, never as text. They
+// target Windows PowerShell 5.1 and the real iSCSI cmdlets (windows-cmdlets.md §4). Portals are
+// matched by Where-Object, because a -TargetPortalAddress filter that matches nothing raises a
+// not-found error, and `-eq` compares addresses and IQNs case-insensitively, as Windows does.
+
+/** Every registered portal (upstream: `Get-IscsiTargetPortal | Select-Object ...`). */
+export const listPortalsScript = ps("iscsi.listPortals")`
+,@(Get-IscsiTargetPortal | ForEach-Object {
+    [pscustomobject]@{ address = $_.TargetPortalAddress; port = [int]$_.TargetPortalPortNumber }
+})
+`;
+
+/** Registers the portal (which runs SendTargets discovery) unless it is registered already. */
+export const addPortalScript = ps("iscsi.addPortal")`
+param([string]$TargetPortalAddress, [int]$TargetPortalPortNumber)
+$portals = @(Get-IscsiTargetPortal | Where-Object {
+    $_.TargetPortalAddress -eq $TargetPortalAddress -and $_.TargetPortalPortNumber -eq $TargetPortalPortNumber
+})
+if ($portals.Count -gt 0) { 'exists'; return }
+New-IscsiTargetPortal -TargetPortalAddress $TargetPortalAddress -TargetPortalPortNumber $TargetPortalPortNumber | Out-Null
+'added'
+`;
+
+/** Removes the portal if it is registered; its sessions stay logged in. */
+export const removePortalScript = ps("iscsi.removePortal")`
+param([string]$TargetPortalAddress, [int]$TargetPortalPortNumber)
+$portals = @(Get-IscsiTargetPortal | Where-Object {
+    $_.TargetPortalAddress -eq $TargetPortalAddress -and $_.TargetPortalPortNumber -eq $TargetPortalPortNumber
+})
+if ($portals.Count -eq 0) { 'absent'; return }
+# By object: the by-address set's Int32 port parameter fails to bind (windows-powershell-docs#3061).
+$portals | Remove-IscsiTargetPortal -Confirm:$false
+'removed'
+`;
+
+/**
+ * Refreshes discovery on the portal and lists its targets. Upstream only listed the cached
+ * targets, so a target created after the portal was added stayed invisible.
+ */
+export const discoverScript = ps("iscsi.discover")`
+param([string]$TargetPortalAddress, [int]$TargetPortalPortNumber)
+$portals = @(Get-IscsiTargetPortal | Where-Object {
+    $_.TargetPortalAddress -eq $TargetPortalAddress -and $_.TargetPortalPortNumber -eq $TargetPortalPortNumber
+})
+if ($portals.Count -eq 0) { [pscustomobject]@{ portalFound = $false; iqns = @() }; return }
+$portals | Update-IscsiTargetPortal
+$iqns = @($portals | Get-IscsiTarget | ForEach-Object { $_.NodeAddress } | Sort-Object -Unique)
+[pscustomobject]@{ portalFound = $true; iqns = $iqns }
+`;
+
+/**
+ * Logs in to the target through the portal unless a connected session makes that unnecessary
+ * (see HostConnectOutcome). CHAP values are passed only for CHAP logins, as upstream did.
+ */
+export const connectScript = ps("iscsi.connect")`
+param(
+    [string]$TargetPortalAddress,
+    [int]$TargetPortalPortNumber,
+    [string]$NodeAddress,
+    [string]$AuthenticationType,
+    [string]$ChapUsername,
+    [string]$ChapSecret,
+    [bool]$IsPersistent,
+    [bool]$IsMultipathEnabled
+)
+$portals = @(Get-IscsiTargetPortal | Where-Object {
+    $_.TargetPortalAddress -eq $TargetPortalAddress -and $_.TargetPortalPortNumber -eq $TargetPortalPortNumber
+})
+if ($portals.Count -eq 0) { 'portalNotFound'; return }
+$targets = @($portals | Get-IscsiTarget | Where-Object { $_.NodeAddress -eq $NodeAddress })
+if ($targets.Count -eq 0) { 'targetNotFound'; return }
+$node = $targets[0].NodeAddress
+$sessions = @(Get-IscsiSession | Where-Object { $_.TargetNodeAddress -eq $node -and $_.IsConnected })
+$viaPortal = @($sessions | Where-Object {
+    @(Get-IscsiConnection -IscsiSession $_ | Where-Object {
+        $_.TargetAddress -eq $TargetPortalAddress -and $_.TargetPortNumber -eq $TargetPortalPortNumber
+    }).Count -gt 0
+})
+$existing = $viaPortal
+if ($existing.Count -eq 0 -and -not $IsMultipathEnabled) { $existing = $sessions }
+if ($existing.Count -gt 0) {
+    $session = $existing[0]
+    if ($IsPersistent -and -not $session.IsPersistent) {
+        if ($AuthenticationType -eq 'NONE') {
+            Register-IscsiSession -SessionIdentifier $session.SessionIdentifier -IsMultipathEnabled $IsMultipathEnabled
+        } else {
+            Register-IscsiSession -SessionIdentifier $session.SessionIdentifier -IsMultipathEnabled $IsMultipathEnabled -ChapUsername $ChapUsername -ChapSecret $ChapSecret
+        }
+    }
+    'alreadyConnected'
+    return
+}
+# By node address: -InputObject does not work for this static method (csi-proxy PS era).
+if ($AuthenticationType -eq 'NONE') {
+    Connect-IscsiTarget -NodeAddress $node -TargetPortalAddress $TargetPortalAddress -TargetPortalPortNumber $TargetPortalPortNumber -AuthenticationType $AuthenticationType -IsPersistent $IsPersistent -IsMultipathEnabled $IsMultipathEnabled | Out-Null
+} else {
+    Connect-IscsiTarget -NodeAddress $node -TargetPortalAddress $TargetPortalAddress -TargetPortalPortNumber $TargetPortalPortNumber -AuthenticationType $AuthenticationType -ChapUsername $ChapUsername -ChapSecret $ChapSecret -IsPersistent $IsPersistent -IsMultipathEnabled $IsMultipathEnabled | Out-Null
+}
+'connected'
+`;
+
+/** Connected sessions to the target, and whether each goes through the portal. */
+export const listSessionsScript = ps("iscsi.listSessions")`
+param([string]$TargetPortalAddress, [int]$TargetPortalPortNumber, [string]$NodeAddress)
+,@(Get-IscsiSession | Where-Object { $_.TargetNodeAddress -eq $NodeAddress -and $_.IsConnected } | ForEach-Object {
+    $connections = @(Get-IscsiConnection -IscsiSession $_ | Where-Object {
+        $_.TargetAddress -eq $TargetPortalAddress -and $_.TargetPortNumber -eq $TargetPortalPortNumber
+    })
+    [pscustomobject]@{
+        sessionIdentifier = $_.SessionIdentifier
+        isPersistent      = [bool]$_.IsPersistent
+        viaPortal         = $connections.Count -gt 0
+    }
+})
+`;
+
+/**
+ * Logs sessions out. Every persistent login to remove is unregistered before any logout, so a
+ * failure part-way never leaves a logged-out session that Windows would restore at boot.
+ */
+export const logoutScript = ps("iscsi.logout")`
+param([string]$NodeAddress, [object[]]$Sessions)
+foreach ($session in $Sessions) {
+    if ($session.unregister) { Unregister-IscsiSession -SessionIdentifier $session.sessionIdentifier }
+}
+foreach ($session in $Sessions) {
+    Disconnect-IscsiTarget -NodeAddress $NodeAddress -SessionIdentifier $session.sessionIdentifier -Confirm:$false
+}
+`;
+
+/** Disk numbers of every connected session to the target (upstream: connections → Get-Disk). */
+export const targetDisksScript = ps("iscsi.targetDisks")`
+param([string]$NodeAddress)
+$sessions = @(Get-IscsiSession | Where-Object { $_.TargetNodeAddress -eq $NodeAddress -and $_.IsConnected })
+# A disk without a Number (a failover-cluster disk owned elsewhere) is not usable here.
+,@($sessions | ForEach-Object { Get-Disk -iSCSISession $_ } |
+    Where-Object { $null -ne $_.Number } | ForEach-Object { [int64]$_.Number } | Sort-Object -Unique)
+`;
+
+/** Sets the initiator's node-wide mutual CHAP secret. */
+export const setChapSecretScript = ps("iscsi.setChapSecret")`
+param([string]$ChapSecret)
+Set-IscsiChapSecret -ChapSecret $ChapSecret
+`;

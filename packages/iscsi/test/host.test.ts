@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import { createPowerShellIscsiHost, iscsiScripts } from "../src/host.js";
+import { Iscsi } from "../src/iscsi.js";
+import { FakePowerShell } from "./fake-shell.js";
+import { iqn, portal } from "./helpers.js";
+
+const portalParams = { TargetPortalAddress: "10.0.0.5", TargetPortalPortNumber: 3260 };
+
+function host() {
+  const shell = new FakePowerShell();
+  return { shell, host: createPowerShellIscsiHost(shell) };
+}
+
+describe("the PowerShell-backed host", () => {
+  it("runs one script per call with the cmdlets' parameter names", async () => {
+    const { shell, host: h } = host();
+    shell.results.set("iscsi.listPortals", [{ address: "10.0.0.5", port: 3260 }]);
+    shell.results.set("iscsi.addPortal", "added");
+    shell.results.set("iscsi.removePortal", "absent");
+    shell.results.set("iscsi.discover", { portalFound: true, iqns: [iqn] });
+    shell.results.set("iscsi.listSessions", [
+      { sessionIdentifier: "s-1", isPersistent: true, viaPortal: false },
+    ]);
+    shell.results.set("iscsi.targetDisks", [2, 4]);
+
+    expect(await h.listTargetPortals()).toEqual([portal]);
+    expect(await h.addTargetPortal(portal)).toBe("added");
+    expect(await h.removeTargetPortal(portal)).toBe("absent");
+    expect(await h.discoverTargets(portal)).toEqual({ portalFound: true, iqns: [iqn] });
+    expect(await h.listTargetSessions(portal, iqn)).toEqual([
+      { sessionIdentifier: "s-1", isPersistent: true, viaPortal: false },
+    ]);
+    await h.logoutSessions(iqn, [{ sessionIdentifier: "s-1", unregister: true }]);
+    expect(await h.getTargetDiskNumbers(iqn)).toEqual([2, 4]);
+
+    expect(shell.calls.map((c) => [c.script.name, c.params])).toEqual([
+      ["iscsi.listPortals", undefined],
+      ["iscsi.addPortal", portalParams],
+      ["iscsi.removePortal", portalParams],
+      ["iscsi.discover", portalParams],
+      ["iscsi.listSessions", { ...portalParams, NodeAddress: iqn }],
+      [
+        "iscsi.logout",
+        { NodeAddress: iqn, Sessions: [{ sessionIdentifier: "s-1", unregister: true }] },
+      ],
+      ["iscsi.targetDisks", { NodeAddress: iqn }],
+    ]);
+  });
+
+  it("passes a login's settings to the connect script", async () => {
+    const { shell, host: h } = host();
+    shell.results.set("iscsi.connect", "alreadyConnected");
+    const outcome = await h.connectTarget({
+      portal,
+      iqn,
+      authenticationType: "ONEWAYCHAP",
+      chapUsername: "node1",
+      chapSecret: "verysecretpass",
+      isPersistent: true,
+      isMultipathEnabled: false,
+    });
+    expect(outcome).toBe("alreadyConnected");
+    expect(shell.calls[0]?.params).toEqual({
+      ...portalParams,
+      NodeAddress: iqn,
+      AuthenticationType: "ONEWAYCHAP",
+      ChapUsername: "node1",
+      ChapSecret: "verysecretpass",
+      IsPersistent: true,
+      IsMultipathEnabled: false,
+    });
+  });
+
+  it.each([
+    ["iscsi.listPortals", { address: "x", port: 1 }, "listTargetPortals"],
+    ["iscsi.listPortals", [{ address: "x", port: "3260" }], "listTargetPortals"],
+    ["iscsi.addPortal", "created", "addTargetPortal"],
+    ["iscsi.removePortal", undefined, "removeTargetPortal"],
+    ["iscsi.discover", { portalFound: true, iqns: "iqn.x" }, "discoverTargetPortal"],
+    ["iscsi.targetDisks", [1.5], "getTargetDisks"],
+    ["iscsi.targetDisks", 3, "getTargetDisks"],
+  ] as const)("%s answering %j is PARSE_FAILED", async (script, result, method) => {
+    const { shell } = host();
+    shell.results.set(script, result);
+    const iscsi = new Iscsi({ shell });
+    const request = { targetPortal: { targetAddress: "10.0.0.5" }, iqn };
+    await expect(iscsi[method](request as never)).rejects.toMatchObject({ code: "PARSE_FAILED" });
+  });
+
+  it("a session list that is not an array of sessions is PARSE_FAILED", async () => {
+    const { shell, host: h } = host();
+    shell.results.set("iscsi.listSessions", [
+      { sessionIdentifier: 7, isPersistent: true, viaPortal: true },
+    ]);
+    await expect(h.listTargetSessions(portal, iqn)).rejects.toMatchObject({ code: "PARSE_FAILED" });
+  });
+
+  it("leaves a shell it was given open", async () => {
+    const shell = new FakePowerShell();
+    await new Iscsi({ shell }).close();
+    expect(shell.closed).toBe(false);
+  });
+
+  it("closes the shell it created itself", async () => {
+    const iscsi = new Iscsi();
+    await iscsi.close();
+    await expect(iscsi.listTargetPortals()).rejects.toMatchObject({ code: "ABORTED" });
+  });
+});
+
+describe("the scripts", () => {
+  it("are named iscsi.* and use only Windows PowerShell 5.1 syntax", () => {
+    for (const [key, script] of Object.entries(iscsiScripts)) {
+      expect(script.name).toBe(`iscsi.${key}`);
+      expect(script.text).not.toMatch(/\?\?|\?\.|&&|\|\||-AsArray|-Parallel|-AsHashtable|\$env:/i);
+      expect(script.text).not.toMatch(/ \? [^{]/);
+    }
+  });
+
+  it("logout unregisters every persistent login before the first logout", () => {
+    const text = iscsiScripts.logout?.text ?? "";
+    const unregister = text.indexOf("Unregister-IscsiSession");
+    const disconnect = text.indexOf("Disconnect-IscsiTarget");
+    expect(unregister).toBeGreaterThan(-1);
+    expect(disconnect).toBeGreaterThan(unregister);
+  });
+
+  it("getTargetDisks maps sessions to disks with Get-Disk -iSCSISession", () => {
+    expect(iscsiScripts.targetDisks?.text).toContain("Get-Disk -iSCSISession $_");
+  });
+});

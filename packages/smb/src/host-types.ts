@@ -1,0 +1,68 @@
+import type { SmbMappingStatus } from "./status.js";
+
+/** A global mapping as the host sees it. */
+export interface SmbMappingInfo extends SmbMappingStatus {
+  /** As Windows stores it, e.g. `\\server\share`. */
+  readonly remotePath: string;
+  /** The drive letter (`G:`), or undefined for a mapping without one (what this package creates). */
+  readonly localPath?: string | undefined;
+}
+
+/** The mapping of one share root and whether its path still opens. */
+export interface SmbMappingState extends SmbMappingInfo {
+  /**
+   * `Test-Path` on the share root: false when the mapping is stale (typically the password
+   * changed); undefined when not tested because the status is not OK.
+   */
+  readonly pathValid?: boolean | undefined;
+}
+
+/** What {@link SmbHost.newMapping} is asked to do. Values are validated; credentials come in pairs. */
+export interface NewMappingRequest {
+  /** The canonical share root, `\\server\share` in lower case. */
+  readonly shareRoot: string;
+  readonly username?: string | undefined;
+  readonly password?: string | undefined;
+  readonly requirePrivacy: boolean;
+  /** Remove the existing mapping of this share root first (a broken or not-OK one). */
+  readonly replace: boolean;
+}
+
+/**
+ * The PowerShell side of {@link Smb}: global mappings. The default runs one constant script per
+ * method through `@csi-proxy/exec`; unit tests inject a fake, integration tests may run the
+ * default against a simulator. Arguments are already validated. Failures are thrown as they
+ * come (e.g. `PowerShellError`); `Smb` maps them to codes and keeps secrets out of them.
+ */
+export interface SmbHost {
+  /** The mapping whose remote path is `shareRoot` (compared case-insensitively), tested; undefined if none. */
+  getMapping(shareRoot: string): Promise<SmbMappingState | undefined>;
+  /** Creates the mapping (after removing the old one when `replace`), in a single call. */
+  newMapping(request: NewMappingRequest): Promise<void>;
+  /** Removes the mapping of `shareRoot`; false when there was none. */
+  removeMapping(shareRoot: string): Promise<boolean>;
+  /** Every global mapping on the node. */
+  listMappings(): Promise<SmbMappingInfo[]>;
+}
+
+/** What is at a local path, links not followed. */
+export type LocalEntry =
+  | { readonly kind: "missing" }
+  | { readonly kind: "link"; readonly target: string }
+  | { readonly kind: "directory"; readonly empty: boolean }
+  | { readonly kind: "file" };
+
+/**
+ * The link side of {@link Smb}: the symbolic link at `localPath` that points at the share.
+ * Separate from {@link SmbHost} because it is plain file system work (Node's `fs` by default)
+ * and because a simulated Windows host on Linux has no UNC paths: its tests inject a link host
+ * that translates `\\server\share\...` to a local folder.
+ */
+export interface SmbLinkHost {
+  /** What is at `path`; a link reports its target as stored. */
+  readLink(path: string): Promise<LocalEntry>;
+  /** Removes the empty directory at `path` (fails if it is not empty). */
+  removeEmptyDirectory(path: string): Promise<void>;
+  /** Creates `path` (and missing parent folders) as a directory symbolic link to `target`. */
+  createLink(path: string, target: string): Promise<void>;
+}

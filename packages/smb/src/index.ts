@@ -1,0 +1,28 @@
+export { Smb } from "./smb.js";
+export { createPowerShellSmbHost, smbScripts } from "./host.js";
+export { createNodeSmbLinkHost } from "./link-host.js";
+export { parseRemotePath } from "./remote-path.js";
+export type { RemotePath } from "./remote-path.js";
+export { normalizeLocalPath, platformPathStyle } from "./local-path.js";
+export type { LocalPathRules, PathStyle } from "./local-path.js";
+export { smbMappingStatusCodes, toMappingStatus } from "./status.js";
+export type { SmbMappingStatus, SmbMappingStatusName } from "./status.js";
+export type {
+  SmbHost,
+  SmbLinkHost,
+  SmbMappingInfo,
+  SmbMappingState,
+  NewMappingRequest,
+  LocalEntry,
+} from "./host-types.js";
+export type {
+  SmbOptions,
+  NewSmbGlobalMappingRequest,
+  NewSmbGlobalMappingResponse,
+  RemoveSmbGlobalMappingRequest,
+  RemoveSmbGlobalMappingResponse,
+  ListSmbGlobalMappingsResponse,
+  SmbGlobalMapping,
+} from "./types.js";
+export { CsiProxyError, isCsiProxyError } from "@csi-proxy/exec";
+export type { CsiProxyErrorCode } from "@csi-proxy/exec";

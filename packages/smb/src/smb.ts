@@ -1,0 +1,202 @@
+import { bindHost, createKeyedLock, CsiProxyError, type HostBinding } from "@csi-proxy/exec";
+import { linkError, toSmbError } from "./errors.js";
+import { createPowerShellSmbHost } from "./host.js";
+import type { SmbHost, SmbLinkHost } from "./host-types.js";
+import { createNodeSmbLinkHost } from "./link-host.js";
+import { isSameTarget, linkTargetFor } from "./link-target.js";
+import {
+  localPathKey,
+  platformPathStyle,
+  type LocalPathRules,
+  type PathStyle,
+} from "./local-path.js";
+import { parseRemotePath } from "./remote-path.js";
+import { withoutSecrets } from "./secrets.js";
+import type {
+  ListSmbGlobalMappingsResponse,
+  NewSmbGlobalMappingRequest,
+  NewSmbGlobalMappingResponse,
+  RemoveSmbGlobalMappingRequest,
+  RemoveSmbGlobalMappingResponse,
+  SmbOptions,
+} from "./types.js";
+import { checkNewMapping, requestObject, type CheckedNewMapping } from "./validate.js";
+
+type LinkPlan = "none" | "existing" | "create" | "replaceEmptyDirectory";
+
+function conflict(message: string): CsiProxyError {
+  return new CsiProxyError(message, { code: "CONFLICT" });
+}
+
+// One lock table per process, so two Smb instances cannot interleave work on one share or path.
+const smbLocks = createKeyedLock();
+
+/**
+ * SMB global mappings for a CSI node plugin: one mapping per share root (`\\server\share`,
+ * lower-cased), reused while it works, repaired when it is broken, and linked into pod paths.
+ * Requests are validated before anything runs; calls on one share are serialised.
+ *
+ * @example
+ * ```ts
+ * import { Smb, isCsiProxyError } from "@csi-proxy/smb";
+ *
+ * const smb = new Smb();
+ * await smb.newSmbGlobalMapping({
+ *   remotePath: "\\\\fileserver\\data\\pv-1",
+ *   localPath: "C:\\var\\lib\\kubelet\\plugins\\smb.csi.k8s.io\\pv-1\\globalmount",
+ *   username: "CONTOSO\\svc-k8s",
+ *   password: secret,
+ *   requirePrivacy: true,
+ * });
+ * await smb.removeSmbGlobalMapping({ remotePath: "\\\\fileserver\\data" });
+ * await smb.close();
+ * ```
+ */
+export class Smb {
+  private readonly binding: HostBinding<SmbHost>;
+  private readonly links: SmbLinkHost;
+  private readonly locks = smbLocks;
+  private readonly rules: LocalPathRules;
+
+  constructor(options: SmbOptions = {}) {
+    this.rules = {
+      style: options.pathStyle ?? platformPathStyle(),
+      ...(options.systemDrive === undefined ? {} : { systemDrive: options.systemDrive }),
+    };
+    this.links = options.links ?? createNodeSmbLinkHost();
+    this.binding = bindHost("Smb", options, createPowerShellSmbHost);
+  }
+
+  private get host(): SmbHost {
+    return this.binding.host;
+  }
+
+  /** The rules applied to `localPath`. */
+  get pathStyle(): PathStyle {
+    return this.rules.style;
+  }
+
+  /**
+   * Makes the share available: reuses the share root's mapping when it is OK and its path opens,
+   * replaces it when it is not (e.g. after a password change), creates it when there is none,
+   * then links `localPath` to the full remote path. A link already pointing there is success.
+   * Credentials of a reused mapping are not compared (as upstream).
+   */
+  async newSmbGlobalMapping(
+    request: NewSmbGlobalMappingRequest,
+  ): Promise<NewSmbGlobalMappingResponse> {
+    const checked = checkNewMapping(request, this.rules);
+    const { remote, localPath } = checked;
+    const keys = [`smb:${remote.shareRoot}`];
+    if (localPath !== undefined) keys.push(localPathKey(localPath, this.rules.style));
+    const secrets = checked.password === undefined ? [] : [checked.password];
+    try {
+      return await this.locks.run(keys, async () => {
+        const plan = localPath === undefined ? "none" : await this.planLink(localPath, remote.path);
+        const mapping = await this.ensureMapping(checked);
+        if (localPath !== undefined) await this.makeLink(plan, localPath, remote.path);
+        return { mapping, link: plan === "none" || plan === "existing" ? plan : "created" };
+      });
+    } catch (error) {
+      throw withoutSecrets(error, secrets);
+    }
+  }
+
+  /** Removes the share root's global mapping; a missing mapping is success. Links are left alone. */
+  async removeSmbGlobalMapping(
+    request: RemoveSmbGlobalMappingRequest,
+  ): Promise<RemoveSmbGlobalMappingResponse> {
+    const { shareRoot } = parseRemotePath(requestObject(request).remotePath);
+    return this.locks.run(`smb:${shareRoot}`, async () => {
+      try {
+        return { removed: await this.host.removeMapping(shareRoot) };
+      } catch (error) {
+        throw toSmbError(error, `Removing the mapping of ${shareRoot}`);
+      }
+    });
+  }
+
+  /** Every global mapping on the node, with its status as a name and as Windows' code. */
+  async listSmbGlobalMappings(): Promise<ListSmbGlobalMappingsResponse> {
+    let found;
+    try {
+      found = await this.host.listMappings();
+    } catch (error) {
+      throw toSmbError(error, "Listing the SMB global mappings");
+    }
+    return {
+      mappings: found.map(({ remotePath, localPath, status, statusCode }) => ({
+        remotePath,
+        ...(localPath === undefined ? {} : { localPath }),
+        status,
+        statusCode,
+      })),
+    };
+  }
+
+  /** Ends the PowerShell processes this instance started (not a `shell` passed in). */
+  async close(): Promise<void> {
+    await this.binding.close();
+  }
+
+  private async ensureMapping(
+    checked: CheckedNewMapping,
+  ): Promise<"created" | "reused" | "recreated"> {
+    const { shareRoot } = checked.remote;
+    try {
+      const state = await this.host.getMapping(shareRoot);
+      if (state !== undefined && state.status === "OK" && state.pathValid === true) return "reused";
+      await this.host.newMapping({
+        shareRoot,
+        username: checked.username,
+        password: checked.password,
+        requirePrivacy: checked.requirePrivacy,
+        replace: state !== undefined,
+      });
+      return state === undefined ? "created" : "recreated";
+    } catch (error) {
+      throw toSmbError(error, `Mapping ${shareRoot}`);
+    }
+  }
+
+  /** Decides what to do at `localPath` before any mapping is touched, so a conflict leaks nothing. */
+  private async planLink(localPath: string, remotePath: string): Promise<LinkPlan> {
+    let entry;
+    try {
+      entry = await this.links.readLink(localPath);
+    } catch (error) {
+      throw linkError("inspect", localPath, error);
+    }
+    switch (entry.kind) {
+      case "missing":
+        return "create";
+      case "link":
+        if (isSameTarget(entry.target, remotePath)) return "existing";
+        throw conflict(`${localPath} is already a link to ${entry.target}, not to ${remotePath}.`);
+      case "directory":
+        if (entry.empty) return "replaceEmptyDirectory";
+        throw conflict(
+          `${localPath} is a folder that is not empty; it cannot become a link to ${remotePath}.`,
+        );
+      case "file":
+        throw conflict(`${localPath} is a file; it cannot become a link to ${remotePath}.`);
+    }
+  }
+
+  private async makeLink(plan: LinkPlan, localPath: string, remotePath: string): Promise<void> {
+    if (plan === "replaceEmptyDirectory") {
+      try {
+        await this.links.removeEmptyDirectory(localPath);
+      } catch (error) {
+        throw linkError("remove the empty folder", localPath, error);
+      }
+    }
+    if (plan === "create" || plan === "replaceEmptyDirectory") {
+      try {
+        await this.links.createLink(localPath, linkTargetFor(remotePath));
+      } catch (error) {
+        throw linkError(`link ${remotePath} at`, localPath, error);
+      }
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import { invalidArgument, requestFields } from "@csi-proxy/exec";
+import { normalizeLocalPath, type LocalPathRules } from "./local-path.js";
+import { parseRemotePath, type RemotePath } from "./remote-path.js";
+
+/** A validated {@link NewSmbGlobalMappingRequest}. */
+export interface CheckedNewMapping {
+  readonly remote: RemotePath;
+  readonly localPath: string | undefined;
+  readonly username: string | undefined;
+  readonly password: string | undefined;
+  readonly requirePrivacy: boolean;
+}
+
+const maxUserLength = 513;
+
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) < 0x20) return true;
+  return false;
+}
+
+/** The request as an object, else INVALID_ARGUMENT. */
+export function requestObject(request: unknown): Record<string, unknown> {
+  return requestFields(request, "Smb");
+}
+
+function optionalString(value: unknown, field: string): string | undefined {
+  if (value === undefined || value === null || value === "") return undefined;
+  if (typeof value !== "string") throw invalidArgument(`${field} must be a string.`);
+  return value;
+}
+
+/**
+ * Checks a whole new-mapping request before anything runs. Credentials come in pairs (`""`
+ * counts as absent); messages never quote the password.
+ */
+export function checkNewMapping(request: unknown, rules: LocalPathRules): CheckedNewMapping {
+  const fields = requestObject(request);
+  const remote = parseRemotePath(fields.remotePath);
+  const localPath =
+    fields.localPath === undefined || fields.localPath === ""
+      ? undefined
+      : normalizeLocalPath(fields.localPath, rules);
+  const username = optionalString(fields.username, "username");
+  const password = optionalString(fields.password, "password");
+  if (username !== undefined && password === undefined)
+    throw invalidArgument("username was given without a password.");
+  if (password !== undefined && username === undefined)
+    throw invalidArgument("password was given without a username.");
+  if (username !== undefined && (username.length > maxUserLength || hasControlCharacter(username)))
+    throw invalidArgument("username is too long or contains control characters.");
+  const requirePrivacy = fields.requirePrivacy ?? true;
+  if (typeof requirePrivacy !== "boolean")
+    throw invalidArgument("requirePrivacy must be a boolean.");
+  return { remote, localPath, username, password, requirePrivacy };
+}

@@ -1,0 +1,138 @@
+import { CsiProxyError, isCsiProxyError, type PowerShellErrorRecord } from "@csi-proxy/exec";
+import { serviceStatusName, type ServiceStatus, type ServiceStatusName } from "./enums.js";
+
+function named(error: { prototype: object }, name: string): void {
+  Object.defineProperty(error.prototype, "name", {
+    value: name,
+    writable: true,
+    configurable: true,
+  });
+}
+
+/**
+ * No service has that name (Get-Service, Start-Service or Stop-Service said
+ * `NoServiceFoundForGivenName`). Branch on `error.code === "NOT_FOUND"`.
+ */
+export class ServiceNotFoundError extends CsiProxyError {
+  readonly serviceName: string;
+
+  constructor(serviceName: string, options: { cause?: unknown } = {}) {
+    super(`Service ${JSON.stringify(serviceName)} was not found.`, {
+      code: "NOT_FOUND",
+      cause: options.cause,
+    });
+    this.serviceName = serviceName;
+  }
+}
+named(ServiceNotFoundError, "ServiceNotFoundError");
+
+/**
+ * The service cannot be stopped while services that depend on it run (Stop-Service said
+ * `ServiceHasDependentServices`); pass `force: true` to stop them first. Code `FAILED_PRECONDITION`.
+ */
+export class ServiceHasDependentsError extends CsiProxyError {
+  readonly serviceName: string;
+
+  constructor(serviceName: string, options: { cause?: unknown } = {}) {
+    super(
+      `Service ${JSON.stringify(serviceName)} has dependent services that are running; stop them first or pass force: true.`,
+      { code: "FAILED_PRECONDITION", cause: options.cause },
+    );
+    this.serviceName = serviceName;
+  }
+}
+named(ServiceHasDependentsError, "ServiceHasDependentsError");
+
+/** What {@link ServiceTimeoutError} reports. */
+export interface ServiceTimeoutDetails {
+  readonly serviceName: string;
+  /** The status that was waited for. */
+  readonly expected: ServiceStatus;
+  /** The last status seen. */
+  readonly lastStatus: ServiceStatus;
+  readonly timeoutMs: number;
+}
+
+/** The service did not reach the state waited for in time (e.g. stuck in a pending state). Code `TIMEOUT`. */
+export class ServiceTimeoutError extends CsiProxyError {
+  readonly serviceName: string;
+  readonly expected: ServiceStatusName;
+  readonly lastStatus: ServiceStatusName;
+  readonly timeoutMs: number;
+
+  constructor(details: ServiceTimeoutDetails) {
+    const expected = serviceStatusName(details.expected);
+    const last = serviceStatusName(details.lastStatus);
+    super(
+      `Service ${JSON.stringify(details.serviceName)} did not become ${expected} within ${details.timeoutMs} ms; its status is still ${last}.`,
+      { code: "TIMEOUT" },
+    );
+    this.serviceName = details.serviceName;
+    this.expected = expected;
+    this.lastStatus = last;
+    this.timeoutMs = details.timeoutMs;
+  }
+}
+named(ServiceTimeoutError, "ServiceTimeoutError");
+
+/**
+ * The service is in a state the operation cannot leave: disabled or paused when starting
+ * (`FAILED_PRECONDITION`), or stopped again right after it was started (`COMMAND_FAILED`).
+ */
+export class ServiceStateError extends CsiProxyError {
+  readonly serviceName: string;
+  /** The status the service was left in. */
+  readonly status: ServiceStatusName;
+
+  constructor(
+    serviceName: string,
+    status: ServiceStatus,
+    reason: string,
+    code: "FAILED_PRECONDITION" | "COMMAND_FAILED",
+  ) {
+    super(`Service ${JSON.stringify(serviceName)} ${reason}`, { code });
+    this.serviceName = serviceName;
+    this.status = serviceStatusName(status);
+  }
+}
+named(ServiceStateError, "ServiceStateError");
+
+/** The head of a failure's FullyQualifiedErrorId (before the comma), read structurally across installs. */
+function errorIdHead(error: unknown): string | undefined {
+  if (!isCsiProxyError(error)) return undefined;
+  const id = (error as { record?: PowerShellErrorRecord }).record?.fullyQualifiedErrorId;
+  return id?.split(",")[0]?.trim();
+}
+
+/**
+ * Turns the service cmdlets' errors into typed errors by their (unlocalised) error id:
+ * `NoServiceFoundForGivenName` → {@link ServiceNotFoundError}, `ServiceHasDependentServices` →
+ * {@link ServiceHasDependentsError}. Anything else is returned unchanged.
+ */
+export function mapServiceError(serviceName: string, error: unknown): unknown {
+  const head = errorIdHead(error);
+  if (head === "NoServiceFoundForGivenName")
+    return new ServiceNotFoundError(serviceName, { cause: error });
+  if (head === "ServiceHasDependentServices")
+    return new ServiceHasDependentsError(serviceName, { cause: error });
+  return error;
+}
+
+/**
+ * Names the operation in a failure's message while keeping its code; the original error stays
+ * reachable as `cause`. Typed errors of this group already say what went wrong and pass unchanged.
+ */
+export function operationFailed(operation: string, error: unknown): CsiProxyError {
+  if (
+    error instanceof ServiceNotFoundError ||
+    error instanceof ServiceHasDependentsError ||
+    error instanceof ServiceTimeoutError ||
+    error instanceof ServiceStateError ||
+    (isCsiProxyError(error) && error.code === "INVALID_ARGUMENT")
+  ) {
+    return error;
+  }
+  const code = isCsiProxyError(error) ? error.code : "COMMAND_FAILED";
+  const reason = error instanceof Error ? error.message : String(error);
+  return new CsiProxyError(`${operation} failed: ${reason}`, { code, cause: error });
+}

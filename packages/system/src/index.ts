@@ -1,0 +1,31 @@
+export { System, defaultServiceTimeoutMs, servicePollMs } from "./system.js";
+export type { SystemOptions } from "./system.js";
+export { ServiceStatus, StartType } from "./enums.js";
+export type { ServiceStatusName, StartTypeName } from "./enums.js";
+export {
+  ServiceHasDependentsError,
+  ServiceNotFoundError,
+  ServiceStateError,
+  ServiceTimeoutError,
+} from "./errors.js";
+export type { ServiceTimeoutDetails } from "./errors.js";
+export { createPowerShellSystemHost, systemScripts } from "./host.js";
+export type {
+  HostDependencies,
+  HostDependentEdge,
+  HostService,
+  HostServiceWait,
+  HostWait,
+  SystemHost,
+} from "./host.js";
+export type {
+  EmptyResponse,
+  GetBiosSerialNumberRequest,
+  GetBiosSerialNumberResponse,
+  GetServiceRequest,
+  GetServiceResponse,
+  StartServiceRequest,
+  StopServiceRequest,
+} from "./types.js";
+export { CsiProxyError, isCsiProxyError } from "@csi-proxy/exec";
+export type { CsiProxyErrorCode } from "@csi-proxy/exec";
