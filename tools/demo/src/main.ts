@@ -1,55 +1,63 @@
-// `pnpm demo`: what the exec core does for a driver, on real PowerShell. The full CSI node
-// lifecycle on the simulated Windows host arrives with the API groups.
-import { createPowerShell, isCsiProxyError, ps } from "@csi-proxy/exec";
+// `pnpm demo`: a Windows CSI node's life, through the public packages exactly as a driver uses
+// them, on the simulated Windows host (real PowerShell running the real scripts).
+import { join } from "node:path";
+import { createPowerShell } from "@csi-proxy/exec";
 import { provisionPwsh } from "@csi-proxy/pwsh";
+import { Simulator } from "@csi-proxy/winsim";
 import { parseDemoArgs } from "./args.js";
+import { runLifecycle } from "./lifecycle.js";
+import { createNodeGroups } from "./node.js";
+import { kubeletPaths } from "./paths.js";
+import { runReadOnly } from "./readonly.js";
+import { simulatedArray, simulatedShareLinks } from "./sim-array.js";
 import { StepRunner } from "./steps.js";
-
-const version = ps("demo.version")`$PSVersionTable.PSVersion.ToString()`;
-const echo = ps(
-  "demo.echo",
-)`param([string]$Value) [pscustomobject]@{ value = $Value; length = $Value.Length }`;
-const login = ps(
-  "demo.login",
-)`param([string]$User, [string]$Password) throw ('access denied for ' + $User + ' with ' + $Password)`;
-const missing = ps("demo.missing")`Get-Item -LiteralPath '/no/such/path'`;
+import { demoScenario } from "./world.js";
 
 const args = parseDemoArgs(process.argv.slice(2));
-const pwsh = provisionPwsh({ quiet: true });
-if (pwsh === undefined) process.exit(1);
-const shell = createPowerShell({ executable: pwsh, mode: args.mode });
 const runner = new StepRunner(args.json, args.verbose);
-if (!args.json) console.log(`csi-proxy demo: exec core, ${args.mode} mode, ${pwsh}`);
 
-await runner.step(
-  "start PowerShell and read its version",
-  async () => `PowerShell ${await shell.run<string>(version)}`,
-);
-await runner.step("a warm call", async () => `PowerShell ${await shell.run<string>(version)}`);
-const hostile = `'; Remove-Item -Recurse C:\\ ; "$(whoami)" \u2018x\u2019`;
-await runner.step("a hostile value travels as data", async () => {
-  const result = await shell.run<{ value: string; length: number }>(echo, { Value: hostile });
-  if (result.value !== hostile) throw new Error("value changed in transit");
-  return `received byte-exact (${result.length} chars), nothing executed`;
-});
-await runner.step("a failing cmdlet becomes a typed error", async () => {
+if (args.host === "real") {
+  const shell = createPowerShell({ mode: args.mode });
+  const groups = createNodeGroups(shell, {
+    pathStyle: "windows",
+    kubeletRoot: "C:\\var\\lib\\kubelet",
+  });
+  if (!args.json)
+    console.log(`csi-proxy demo: read-only steps on this Windows host, ${args.mode} mode`);
   try {
-    await shell.run(missing);
-    return "unexpectedly succeeded";
-  } catch (error) {
-    if (!isCsiProxyError(error)) throw error;
-    return `${error.code}: ${error.message}`;
+    await runReadOnly(groups, runner);
+  } finally {
+    await shell.close();
   }
-});
-await runner.step("secrets never reach messages", async () => {
+} else {
+  const pwsh = provisionPwsh({ quiet: true });
+  if (pwsh === undefined) process.exit(1);
+  const sim = await Simulator.create(demoScenario());
+  const shell = createPowerShell(
+    sim.shellOptions({ executable: pwsh, mode: args.mode, poolSize: 2 }),
+  );
+  const paths = kubeletPaths(join(sim.root, "var", "lib", "kubelet"), "posix");
+  const groups = createNodeGroups(shell, {
+    pathStyle: "posix",
+    kubeletRoot: paths.root,
+    smbLinks: simulatedShareLinks(sim),
+  });
+  if (!args.json)
+    console.log(
+      `csi-proxy demo: a CSI node's life on the simulated Windows host (${sim.dir}), ${args.mode} mode\n`,
+    );
   try {
-    await shell.run(login, { User: "admin", Password: "s3cr3t!" });
-    return "unexpectedly succeeded";
-  } catch (error) {
-    if (!isCsiProxyError(error)) throw error;
-    return error.message;
+    await runLifecycle(groups, paths, runner, simulatedArray(sim));
+  } finally {
+    await shell.close();
+    await sim.dispose();
   }
-});
-await shell.close();
-if (args.json) console.log(JSON.stringify({ mode: args.mode, steps: runner.results }, null, 2));
+}
+
+if (args.json)
+  console.log(JSON.stringify({ mode: args.mode, host: args.host, steps: runner.results }, null, 2));
+else
+  console.log(
+    `\n${runner.results.filter((r) => r.ok).length} of ${runner.results.length} steps ok, ${runner.totalMs().toFixed(0)} ms in all`,
+  );
 process.exitCode = runner.results.every((r) => r.ok) ? 0 : 1;

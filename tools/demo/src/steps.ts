@@ -26,7 +26,22 @@ export class StepRunner {
     }
   }
 
+  /** The summed duration of every step so far. */
+  totalMs(): number {
+    return this.results.reduce((sum, r) => sum + r.durationMs, 0);
+  }
+
+  /** Runs one step; after a failure the remaining steps are reported as skipped. */
   async step(name: string, body: () => Promise<string>): Promise<void> {
+    if (this.results.some((r) => !r.ok)) {
+      this.record({
+        step: name,
+        ok: false,
+        durationMs: 0,
+        detail: "skipped after an earlier failure",
+      });
+      return;
+    }
     const started = performance.now();
     let ok = true;
     let detail: string;
@@ -36,11 +51,15 @@ export class StepRunner {
       ok = false;
       detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     }
-    const result = { step: name, ok, durationMs: performance.now() - started, detail };
+    this.record({ step: name, ok, durationMs: performance.now() - started, detail });
+  }
+
+  private record(result: StepResult): void {
     this.results.push(result);
-    if (!this.json)
-      console.log(
-        `${ok ? "ok  " : "FAIL"} ${result.durationMs.toFixed(1).padStart(8)} ms  ${name}: ${detail}`,
-      );
+    if (this.json) return;
+    const mark = result.ok ? "ok  " : "FAIL";
+    console.log(
+      `${mark} ${result.durationMs.toFixed(1).padStart(8)} ms  ${result.step}: ${result.detail}`,
+    );
   }
 }
