@@ -85,6 +85,8 @@ export class SessionWorker {
   async shutdown(graceMs = 2000): Promise<void> {
     clearTimeout(this.idleTimer);
     if (this.exited) return this.exit;
+    // Leave the pool before closing stdin, so no call can be handed to a process that is ending.
+    this.retire();
     this.subprocess.stdin.end();
     const timer = setTimeout(() => this.kill(), graceMs);
     await this.exit;

@@ -283,6 +283,19 @@ describeWithPwsh("PowerShell against real pwsh", (pwsh) => {
       expect(await waitFor(() => childPids().every((p) => before.has(p)))).toBe(true);
     });
 
+    it("never hands a call to a process that is closing for idleness", async () => {
+      const shell = createPowerShell({ executable: pwsh, idleTimeoutMs: 40 });
+      try {
+        for (let i = 0; i < 12; i++) {
+          expect(await shell.run(echo, { Value: i })).toBe(i);
+          // Land the next call around the moment the idle process is being closed.
+          await new Promise((resolve) => setTimeout(resolve, 30 + (i % 4) * 5));
+        }
+      } finally {
+        await shell.close();
+      }
+    });
+
     it("reports a module that cannot load as the failure of the call", async () => {
       const shell = createPowerShell({ executable: pwsh, modules: ["/no/such/module.psm1"] });
       try {
