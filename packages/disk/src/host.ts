@@ -28,16 +28,21 @@ export const diskScripts: Readonly<Record<string, Script>> = Object.freeze({
 
 /** A disk's Number and raw Location, as the host reports them (either may be missing). */
 export interface HostDiskLocation {
+  /** `MSFT_Disk.Number`; null for a disk without one (e.g. a cluster disk owned elsewhere). */
   readonly number: number | null;
+  /** `MSFT_Disk.Location` as is; null when Windows reports none. */
   readonly location: string | null;
 }
 
 /** The state of one disk. */
 export interface HostDisk {
+  /** The Windows disk number. */
   readonly number: number;
   /** Raw `MSFT_Disk.PartitionStyle`: 0 RAW, 1 MBR, 2 GPT. */
   readonly partitionStyle: number;
+  /** `MSFT_Disk.IsOffline`. */
   readonly isOffline: boolean;
+  /** `MSFT_Disk.IsReadOnly`. */
   readonly isReadOnly: boolean;
   /** Bytes: `number` when safe, `bigint` beyond 2^53 − 1. */
   readonly size: number | bigint;
@@ -47,11 +52,19 @@ export interface HostDisk {
 export interface HostDiskId {
   /** The device number (IOCTL) when the device could be opened, else Get-Disk's Number. */
   readonly number: number | null;
+  /** `MSFT_Disk.Path`, the device path the IOCTLs open. */
   readonly path: string;
   /** `MSFT_Disk.SerialNumber` untouched (may be null or blank-padded). */
   readonly serialNumber: string | null;
+  /** The page-83 identifier by upstream's rule (`""` when none); null when the device could not be read. */
   readonly page83: string | null;
-  readonly error: { readonly message: string; readonly win32Error: number | null } | null;
+  /** Why the device could not be read, with the Win32 error code when known; null on success. */
+  readonly error: {
+    /** The failure's message (localised on Windows). */
+    readonly message: string;
+    /** The Win32 error code, e.g. 1 for "Incorrect function."; null when unknown. */
+    readonly win32Error: number | null;
+  } | null;
 }
 
 /**

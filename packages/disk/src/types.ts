@@ -16,9 +16,13 @@ export type ListDiskLocationsRequest = Empty;
  * Location does not name is `""`.
  */
 export interface DiskLocation {
+  /** The `Adapter` value, `""` when absent. */
   readonly adapter: string;
+  /** The `Bus` value, `""` when absent. */
   readonly bus: string;
+  /** The `Target` value, `""` when absent. */
   readonly target: string;
+  /** The `LUN` value (upstream's `LUNID`), `""` when absent. */
   readonly lunId: string;
 }
 
@@ -109,5 +113,6 @@ export interface GetDiskNumberByPage83Request {
 }
 /** Response of {@link Disk.getDiskNumberByPage83}. */
 export interface GetDiskNumberByPage83Response {
+  /** The Windows disk number of the matching disk. */
   readonly diskNumber: number;
 }

@@ -2,17 +2,36 @@ import { channel } from "node:diagnostics_channel";
 import type { PowerShellError } from "./powershell-error.js";
 import type { ExecMode } from "./types.js";
 
-/** Names of the `node:diagnostics_channel` channels every call publishes on. */
+/**
+ * Names of the `node:diagnostics_channel` channels every call publishes on.
+ *
+ * @example
+ * ```ts
+ * import { subscribe } from "node:diagnostics_channel";
+ * import { execChannels, type ExecEndEvent } from "@csi-proxy/exec";
+ *
+ * subscribe(execChannels.end, (event) => {
+ *   const { script, durationMs } = event as ExecEndEvent;
+ *   histogram.observe({ script }, durationMs);
+ * });
+ * ```
+ */
 export const execChannels = {
+  /** Published when a call is accepted: {@link ExecStartEvent}. */
   start: "csi-proxy:exec:start",
+  /** Published when a call returned: {@link ExecEndEvent}. */
   end: "csi-proxy:exec:end",
+  /** Published when a call failed: {@link ExecErrorEvent}. */
   error: "csi-proxy:exec:error",
 } as const;
 
 /** Published when a call is accepted (before it may wait for a free process). */
 export interface ExecStartEvent {
+  /** Identifies the call across its start and end (or error) events. */
   readonly callId: number;
+  /** {@link Script.name} of the call. */
   readonly script: string;
+  /** The mode the call runs in. */
   readonly mode: ExecMode;
   /** Bound parameters with secret values replaced by `[REDACTED]`. */
   readonly params: Readonly<Record<string, unknown>>;
@@ -20,6 +39,7 @@ export interface ExecStartEvent {
 
 /** Published when a call returned a result. */
 export interface ExecEndEvent extends ExecStartEvent {
+  /** Milliseconds from acceptance to result, queueing included. */
   readonly durationMs: number;
   /** How many objects the script wrote to its output. */
   readonly count: number;
@@ -27,7 +47,9 @@ export interface ExecEndEvent extends ExecStartEvent {
 
 /** Published when a call failed; `error` is already redacted. */
 export interface ExecErrorEvent extends ExecStartEvent {
+  /** Milliseconds from acceptance to failure, queueing included. */
   readonly durationMs: number;
+  /** The failure, with secrets already redacted. */
   readonly error: PowerShellError;
 }
 

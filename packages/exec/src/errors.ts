@@ -18,7 +18,9 @@ export type CsiProxyErrorCode =
 
 /** Options for {@link CsiProxyError}. */
 export interface CsiProxyErrorOptions {
+  /** The stable code callers branch on. */
   code: CsiProxyErrorCode;
+  /** The underlying error, kept as the standard `Error.cause`. */
   cause?: unknown;
 }
 
@@ -27,7 +29,9 @@ export interface CsiProxyErrorOptions {
  * Use {@link isCsiProxyError} rather than `instanceof`, which fails across duplicate installs.
  */
 export class CsiProxyError extends Error {
+  /** The class name, e.g. `CsiProxyError` or `PowerShellError`. */
   declare readonly name: string;
+  /** What went wrong, stable across versions and Windows languages. */
   readonly code: CsiProxyErrorCode;
 
   constructor(message: string, options: CsiProxyErrorOptions) {

@@ -11,6 +11,7 @@ export interface HostOptions<H> {
 
 /** A group's host layer, and how to release what the group created for it. */
 export interface HostBinding<H> {
+  /** The host layer the group calls. */
   readonly host: H;
   /** Closes the PowerShell the group created itself; a shell or host passed in is the caller's. */
   close(): Promise<void>;
@@ -19,6 +20,19 @@ export interface HostBinding<H> {
 /**
  * Resolves a group's host: the given `host`, else `createHost` on the given `shell`, else on a
  * new PowerShell that the binding owns. Giving both is INVALID_ARGUMENT.
+ *
+ * @example
+ * ```ts
+ * class Quota {
+ *   private readonly binding: HostBinding<QuotaHost>;
+ *   constructor(options: HostOptions<QuotaHost> = {}) {
+ *     this.binding = bindHost("Quota", options, createPowerShellQuotaHost);
+ *   }
+ *   close(): Promise<void> {
+ *     return this.binding.close(); // ends only a PowerShell the binding created
+ *   }
+ * }
+ * ```
  */
 export function bindHost<H>(
   group: string,

@@ -194,4 +194,9 @@ export const bootstrapCommand =
   "$s=[Console]::In.ReadLine();& ([scriptblock]::Create([Text.Encoding]::UTF8.GetString([Convert]::FromBase64String($s))))";
 
 /** The exact PowerShell the transport runs, exported so it can be audited and statically checked. */
-export const transportScripts = { host: hostScript, bootstrap: bootstrapCommand } as const;
+export const transportScripts = {
+  /** The host script each process reads from its first stdin line and runs requests with. */
+  host: hostScript,
+  /** The one-line `-Command` that reads and starts the host script. */
+  bootstrap: bootstrapCommand,
+} as const;

@@ -10,6 +10,7 @@ export function platformPathStyle(platform: NodeJS.Platform = process.platform):
 
 /** Options for {@link normalizePath}. */
 export interface PathRuleOptions {
+  /** Which rules to apply. */
   readonly style: PathStyle;
   /** Drive that root-relative Windows paths (`\var\lib\kubelet`) resolve to. Default `C:`. */
   readonly systemDrive?: string;
@@ -31,6 +32,12 @@ const reservedDevice =
  * long paths are accepted (up to 32,767 characters), root-relative paths take the system drive,
  * only `..` *segments* are rejected (not `a..b`), `<`, `>`, control characters and reserved
  * device names (`NUL`, `COM1`, ...) are rejected too, and the 260 limit counts characters.
+ *
+ * @example
+ * ```ts
+ * normalizePath("\\var\\lib\\kubelet\\\\pods\\", { style: "windows" }); // "C:\\var\\lib\\kubelet\\pods"
+ * normalizePath("C:\\a\\..\\b", { style: "windows" }); // throws INVALID_ARGUMENT
+ * ```
  */
 export function normalizePath(path: unknown, options: PathRuleOptions): string {
   if (typeof path !== "string" || path === "") throw invalidArgument("The path is empty.");
@@ -95,6 +102,12 @@ export function separatorOf(style: PathStyle): string {
 /**
  * Whether `path` is `root` or inside it, on a separator boundary (so `C:\kubeletX` is not inside
  * `C:\kubelet`), case-insensitively on Windows. Both must already be normalised.
+ *
+ * @example
+ * ```ts
+ * isWithin("C:\\var\\lib\\kubelet\\pods", "C:\\var\\lib\\kubelet", "windows"); // true
+ * isWithin("C:\\var\\lib\\kubeletX", "C:\\var\\lib\\kubelet", "windows"); // false
+ * ```
  */
 export function isWithin(path: string, root: string, style: PathStyle): boolean {
   const fold = (s: string) => (style === "windows" ? s.toLowerCase() : s);

@@ -9,33 +9,51 @@ export interface PowerShellErrorRecord {
   readonly fullyQualifiedErrorId: string;
   /** `CategoryInfo.Category` as its enum name (not localised), e.g. `ObjectNotFound`. */
   readonly category: string;
+  /** `CategoryInfo.Reason`, usually the exception's short type name. */
   readonly reason: string;
+  /** `CategoryInfo.TargetName`: what the failing command worked on. */
   readonly targetName: string;
+  /** `CategoryInfo.TargetType`. */
   readonly targetType: string;
+  /** Full type name of the outer exception. */
   readonly exceptionType: string;
   /** Exception type names from the outer exception down its `InnerException` chain. */
   readonly exceptionChain: readonly string[];
+  /** The outer exception's HResult. */
   readonly hResult: number;
   /** `CimException.NativeErrorCode` (e.g. `NotFound`, `AccessDenied`) when a CIM call failed. */
   readonly nativeErrorCode: string | null;
+  /** `CimException.StatusCode` (e.g. the StorageWMI code) when a CIM call failed. */
   readonly statusCode: number | null;
+  /** `CimException.MessageId` when a CIM call failed. */
   readonly messageId: string | null;
+  /** `ErrorDetails.Message`, when the command set one. */
   readonly errorDetails: string | null;
+  /** Where in the script it failed. */
   readonly scriptStackTrace: string;
 }
 
 /** Fields of a {@link PowerShellError} beyond its message. */
 export interface PowerShellErrorDetails {
+  /** The error's code. */
   code: CsiProxyErrorCode;
+  /** {@link Script.name} of the failed call. */
   scriptName: string;
+  /** The mode the call ran in. */
   mode: ExecMode;
+  /** How long the call ran. */
   durationMs: number;
+  /** The captured error record, when the script threw. */
   record?: PowerShellErrorRecord | undefined;
+  /** The process's exit code, when it exited. */
   exitCode?: number | undefined;
+  /** The signal that ended the process, when one did. */
   signal?: string | undefined;
+  /** The process's standard error, redacted and truncated. */
   stderr?: string;
   /** Output that was not a response frame (host writes, module noise), redacted and truncated. */
   stdout?: string;
+  /** The underlying error. */
   cause?: unknown;
 }
 
@@ -44,13 +62,21 @@ export interface PowerShellErrorDetails {
  * unreadable. Secrets are redacted from every field before this is built.
  */
 export class PowerShellError extends CsiProxyError {
+  /** {@link Script.name} of the failed call. */
   readonly scriptName: string;
+  /** The mode the call ran in. */
   readonly mode: ExecMode;
+  /** How long the call ran, in milliseconds. */
   readonly durationMs: number;
+  /** The captured error record when the script threw; branch on its `fullyQualifiedErrorId`. */
   readonly record: PowerShellErrorRecord | undefined;
+  /** The process's exit code, when it exited. */
   readonly exitCode: number | undefined;
+  /** The signal that ended the process, when one did. */
   readonly signal: string | undefined;
+  /** The process's standard error, redacted and truncated; `""` when none. */
   readonly stderr: string;
+  /** Output that was not a response frame, redacted and truncated; `""` when none. */
   readonly stdout: string;
   /** True when the call ran past its `timeoutMs` and its process was killed. */
   readonly timedOut: boolean;
@@ -79,6 +105,7 @@ Object.defineProperty(PowerShellError.prototype, "name", {
 export interface ErrorIdInfo {
   /** `StorageWMI`/`WindowsSystemError`/`HRESULT` carry a numeric code; `NotFound` is CDXML's query miss. */
   readonly kind: "StorageWMI" | "WindowsSystemError" | "HRESULT" | "NotFound" | "Other";
+  /** The numeric code (StorageWMI, Win32 or HRESULT value), when the kind has one. */
   readonly code: number | undefined;
   /** The command the id names after its comma, e.g. `Get-Disk`. */
   readonly command: string | undefined;
@@ -87,6 +114,12 @@ export interface ErrorIdInfo {
 /**
  * Splits a FullyQualifiedErrorId such as `StorageWMI 42002,Add-PartitionAccessPath` or
  * `HRESULT 0x80070005,New-SmbGlobalMapping` into kind, numeric code and command.
+ *
+ * @example
+ * ```ts
+ * parseErrorId("StorageWMI 42002,New-Partition");
+ * // { kind: "StorageWMI", code: 42002, command: "New-Partition" }
+ * ```
  */
 export function parseErrorId(id: string): ErrorIdInfo {
   const comma = id.indexOf(",");

@@ -12,6 +12,7 @@ const maxRequestChars = 1_500_000;
 
 /** Runs constant scripts with data-only parameters. Every API group takes one of these. */
 export interface PowerShell {
+  /** Whether calls run in long-lived sessions or one process each. */
   readonly mode: ExecMode;
   /**
    * Runs `script` with `params` bound by name to its `param()` block and returns its output

@@ -3,6 +3,7 @@ import { redactedMarker } from "./params.js";
 /** Replaces every occurrence of each secret (longest first) in text. */
 export type Redactor = (text: string) => string;
 
+/** Builds a {@link Redactor} for these secret values, also matching their quoted and JSON-escaped echoes. */
 export function createRedactor(secrets: readonly string[]): Redactor {
   const ordered = [...new Set(secrets)].filter((s) => s !== "").sort((a, b) => b.length - a.length);
   if (ordered.length === 0) return (text) => text;

@@ -18,18 +18,27 @@ import { promisify } from "node:util";
  * behaviour (volume mount points) on Linux.
  */
 export interface FilesystemHost {
+  /** `fs.lstat`: the entry itself, links not followed. */
   lstat(path: string): Promise<Stats>;
+  /** `fs.stat`: links followed. */
   stat(path: string): Promise<Stats>;
+  /** `fs.readlink`: a link's target as stored. */
   readlink(path: string): Promise<string>;
   /** Resolves symlinks and junctions component by component (not volume mount points). */
   realpath(path: string): Promise<string>;
   /** The OS's own final path: on Windows a mounted folder resolves to its `\\?\Volume{...}\`. */
   realpathNative(path: string): Promise<string>;
+  /** Creates the directory and its missing parents; an existing directory is success. */
   mkdir(path: string): Promise<void>;
+  /** `fs.rmdir`: removes an empty directory (and, on Windows, a directory link). */
   rmdir(path: string): Promise<void>;
+  /** `fs.unlink`: removes a file or a link. */
   unlink(path: string): Promise<void>;
+  /** Removes a directory tree; a missing path is success. */
   removeTree(path: string): Promise<void>;
+  /** Names of a directory's entries. */
   readdir(path: string): Promise<string[]>;
+  /** Creates `path` as a link to `target`; `"dir"` makes a directory link on Windows. */
   symlink(target: string, path: string, type: "dir" | "file"): Promise<void>;
 }
 
@@ -37,7 +46,15 @@ export interface FilesystemHost {
 const realpathWalk = promisify(realpathCallback);
 const realpathNative = promisify(realpathCallback.native);
 
-/** The default host: Node's `fs`. */
+/**
+ * The default host: Node's `fs`. Wrap it to fake Windows-only behaviour in tests.
+ *
+ * @example
+ * ```ts
+ * const real = createNodeFilesystemHost();
+ * const fs = new Filesystem({ host: { ...real, readdir: async (p) => (await real.readdir(p)).sort() } });
+ * ```
+ */
 export function createNodeFilesystemHost(): FilesystemHost {
   return {
     lstat: (path) => lstat(path),

@@ -1,7 +1,9 @@
 /** Request of {@link Filesystem.pathExists}. */
 export interface PathExistsRequest {
+  /** The path to look at. */
   readonly path: string;
 }
+/** Response of {@link Filesystem.pathExists}. */
 export interface PathExistsResponse {
   /** True for anything at the path, including a dangling link (the link itself exists). */
   readonly exists: boolean;
@@ -9,27 +11,36 @@ export interface PathExistsResponse {
 
 /** Request of {@link Filesystem.pathValid}: any path Windows can open, including UNC shares. */
 export interface PathValidRequest {
+  /** The path to open; not validated or sandboxed. */
   readonly path: string;
 }
+/** Response of {@link Filesystem.pathValid}. */
 export interface PathValidResponse {
   /** True when the path can be opened (links followed); false when it does not resolve. */
   readonly valid: boolean;
 }
 
+/** Request of {@link Filesystem.mkdir}. */
 export interface MkdirRequest {
+  /** The directory to create, with its missing parents. */
   readonly path: string;
 }
 
+/** Request of {@link Filesystem.rmdir}. */
 export interface RmdirRequest {
+  /** The directory (or link) to remove. */
   readonly path: string;
   /** Remove recursively, and succeed when the path is already gone. */
   readonly force?: boolean;
 }
 
+/** Request of {@link Filesystem.rmdirContents}. */
 export interface RmdirContentsRequest {
+  /** The directory to empty; it is kept. */
   readonly path: string;
 }
 
+/** Request of {@link Filesystem.createSymlink}. */
 export interface CreateSymlinkRequest {
   /** The existing file or directory the link points to. */
   readonly sourcePath: string;
@@ -37,9 +48,12 @@ export interface CreateSymlinkRequest {
   readonly targetPath: string;
 }
 
+/** Request of {@link Filesystem.isSymlink}. */
 export interface IsSymlinkRequest {
+  /** The path to look at; it must exist. */
   readonly path: string;
 }
+/** Response of {@link Filesystem.isSymlink}. */
 export interface IsSymlinkResponse {
   /** True for a link or mount point whose target exists; false for a dangling one or a plain entry. */
   readonly isSymlink: boolean;

@@ -12,10 +12,13 @@ import type { Portal } from "./portal.js";
 
 /** Options of {@link IscsiError}. */
 export interface IscsiErrorOptions {
+  /** The error's code. */
   code: CsiProxyErrorCode;
+  /** The finer reason. */
   reason: IscsiErrorReason;
   /** The initiator's status (e.g. 0xefff0009) when the failure carried one. */
   hresult?: number | undefined;
+  /** The underlying error. */
   cause?: unknown;
 }
 
@@ -24,7 +27,9 @@ export interface IscsiErrorOptions {
  * (e.g. `AUTHENTICATION_FAILED`), never on the message, which Windows localises.
  */
 export class IscsiError extends CsiProxyError {
+  /** A finer reason than `code`, e.g. `AUTHENTICATION_FAILED`. */
   readonly reason: IscsiErrorReason;
+  /** The initiator's status (e.g. 0xefff0009) when the failure carried one. */
   readonly hresult: number | undefined;
 
   constructor(message: string, options: IscsiErrorOptions) {

@@ -11,19 +11,25 @@ export type HostRemovePortalOutcome = "removed" | "absent";
 export interface HostDiscovery {
   /** False when no portal with that address and port is registered (nothing was discovered). */
   readonly portalFound: boolean;
+  /** IQNs the portal offers. */
   readonly iqns: readonly string[];
 }
 
 /** A login request in the cmdlet's own terms (validated and mapped already). */
 export interface HostConnectRequest {
+  /** The registered portal to log in through. */
   readonly portal: Portal;
+  /** The target's name. */
   readonly iqn: string;
+  /** `-AuthenticationType` as the cmdlet spells it. */
   readonly authenticationType: CmdletAuthenticationType;
   /** "" for NONE. */
   readonly chapUsername: string;
   /** "" for NONE. Secret: travels only as a redacted script parameter. */
   readonly chapSecret: string;
+  /** `-IsPersistent`: log in again at boot. */
   readonly isPersistent: boolean;
+  /** `-IsMultipathEnabled`: allow a further session to the target. */
   readonly isMultipathEnabled: boolean;
 }
 
@@ -37,6 +43,7 @@ export type HostConnectOutcome =
 
 /** A connected session to a target. */
 export interface HostSession {
+  /** `SessionIdentifier` of the session. */
   readonly sessionIdentifier: string;
   /** A persistent ("favorite") login: Windows logs in again at boot unless it is unregistered. */
   readonly isPersistent: boolean;
@@ -46,6 +53,8 @@ export interface HostSession {
 
 /** One session to log out, and whether its persistent login is removed first. */
 export interface HostLogout {
+  /** `SessionIdentifier` of the session to log out. */
   readonly sessionIdentifier: string;
+  /** Unregister its persistent login first, so it does not come back at boot. */
   readonly unregister: boolean;
 }

@@ -7,7 +7,9 @@ export const defaultIscsiPort = 3260;
 
 /** A validated portal: the address as the host should see it and a port from 1 to 65535. */
 export interface Portal {
+  /** Host name or IP address (IPv6 without brackets). */
   readonly address: string;
+  /** TCP port, 1 to 65535. */
   readonly port: number;
 }
 

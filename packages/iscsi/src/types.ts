@@ -14,7 +14,9 @@ export interface TargetPortal {
 
 /** A portal as the host reports it: the port is always set. */
 export interface ListedTargetPortal {
+  /** The portal's address as the host reports it. */
   readonly targetAddress: string;
+  /** The portal's TCP port. */
   readonly targetPort: number;
 }
 
@@ -25,33 +27,48 @@ export interface ListedTargetPortal {
  */
 export type AuthenticationType = "NONE" | "ONE_WAY_CHAP" | "MUTUAL_CHAP";
 
+/** Request of {@link Iscsi.addTargetPortal}. */
 export interface AddTargetPortalRequest {
+  /** The portal to register. */
   readonly targetPortal: TargetPortal;
 }
+/** Response of {@link Iscsi.addTargetPortal}: empty. */
 export type AddTargetPortalResponse = Empty;
 
+/** Request of {@link Iscsi.discoverTargetPortal}. */
 export interface DiscoverTargetPortalRequest {
+  /** A registered portal to run discovery on again. */
   readonly targetPortal: TargetPortal;
 }
+/** Response of {@link Iscsi.discoverTargetPortal}. */
 export interface DiscoverTargetPortalResponse {
   /** IQNs of the targets the portal offers, as the host reports them. */
   readonly iqns: readonly string[];
 }
 
+/** Request of {@link Iscsi.removeTargetPortal}. */
 export interface RemoveTargetPortalRequest {
+  /** The portal to remove; a portal that is not registered is success. */
   readonly targetPortal: TargetPortal;
 }
+/** Response of {@link Iscsi.removeTargetPortal}: empty. */
 export type RemoveTargetPortalResponse = Empty;
 
+/** Request of {@link Iscsi.listTargetPortals}: empty. */
 export type ListTargetPortalsRequest = Empty;
+/** Response of {@link Iscsi.listTargetPortals}. */
 export interface ListTargetPortalsResponse {
+  /** Every registered portal. */
   readonly targetPortals: readonly ListedTargetPortal[];
 }
 
+/** Request of {@link Iscsi.connectTarget}. */
 export interface ConnectTargetRequest {
+  /** A registered portal to log in through. */
   readonly targetPortal: TargetPortal;
   /** The target's name: `iqn.…`, `eui.…` or `naa.…`, compared case-insensitively. */
   readonly iqn: string;
+  /** How the login authenticates. */
   readonly authType: AuthenticationType;
   /** Required (non-empty) for the CHAP types; must be empty or absent for `NONE`. Not secret. */
   readonly chapUsername?: string;
@@ -62,18 +79,27 @@ export interface ConnectTargetRequest {
   /** Allow a further session to the target (MPIO), one per portal. Default false. */
   readonly isMultipathEnabled?: boolean;
 }
+/** Response of {@link Iscsi.connectTarget}: empty. */
 export type ConnectTargetResponse = Empty;
 
+/** Request of {@link Iscsi.disconnectTarget}. */
 export interface DisconnectTargetRequest {
+  /** The portal whose sessions to the target are logged out. */
   readonly targetPortal: TargetPortal;
+  /** The target's name, compared case-insensitively. */
   readonly iqn: string;
 }
+/** Response of {@link Iscsi.disconnectTarget}: empty. */
 export type DisconnectTargetResponse = Empty;
 
+/** Request of {@link Iscsi.getTargetDisks}. */
 export interface GetTargetDisksRequest {
+  /** The portal the target was connected through. */
   readonly targetPortal: TargetPortal;
+  /** The target's name, compared case-insensitively. */
   readonly iqn: string;
 }
+/** Response of {@link Iscsi.getTargetDisks}. */
 export interface GetTargetDisksResponse {
   /**
    * Windows disk numbers of the target's LUNs, ascending: pass one as `diskNumber` to
@@ -82,8 +108,10 @@ export interface GetTargetDisksResponse {
   readonly diskIds: readonly number[];
 }
 
+/** Request of {@link Iscsi.setMutualChapSecret}. */
 export interface SetMutualChapSecretRequest {
   /** The node-wide secret targets must present in mutual CHAP. Redacted everywhere. */
   readonly mutualChapSecret: string;
 }
+/** Response of {@link Iscsi.setMutualChapSecret}: empty. */
 export type SetMutualChapSecretResponse = Empty;

@@ -21,8 +21,11 @@ export interface SmbMappingState extends SmbMappingInfo {
 export interface NewMappingRequest {
   /** The canonical share root, `\\server\share` in lower case. */
   readonly shareRoot: string;
+  /** The user for `-Credential`; no credential is passed without it. */
   readonly username?: string | undefined;
+  /** Secret: becomes the `Password` script parameter only, redacted everywhere. */
   readonly password?: string | undefined;
+  /** `-RequirePrivacy` (SMB encryption). */
   readonly requirePrivacy: boolean;
   /** Remove the existing mapping of this share root first (a broken or not-OK one). */
   readonly replace: boolean;
@@ -47,10 +50,26 @@ export interface SmbHost {
 
 /** What is at a local path, links not followed. */
 export type LocalEntry =
-  | { readonly kind: "missing" }
-  | { readonly kind: "link"; readonly target: string }
-  | { readonly kind: "directory"; readonly empty: boolean }
-  | { readonly kind: "file" };
+  | {
+      /** Nothing is there. */
+      readonly kind: "missing";
+    }
+  | {
+      /** A symbolic link or junction. */
+      readonly kind: "link";
+      /** The link's target as stored. */
+      readonly target: string;
+    }
+  | {
+      /** A plain directory. */
+      readonly kind: "directory";
+      /** Whether it has no entries. */
+      readonly empty: boolean;
+    }
+  | {
+      /** A file. */
+      readonly kind: "file";
+    };
 
 /**
  * The link side of {@link Smb}: the symbolic link at `localPath` that points at the share.

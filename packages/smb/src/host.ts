@@ -10,9 +10,13 @@ import {
 
 /** Every script of this package, for audits and static checks. */
 export const smbScripts = Object.freeze({
+  /** Reads one share root's mapping and tests its path. */
   getMapping: getMappingScript,
+  /** Creates (or replaces) a mapping. */
   newMapping: newMappingScript,
+  /** Removes a share root's mapping. */
   removeMapping: removeMappingScript,
+  /** Lists every global mapping. */
   listMappings: listMappingsScript,
 });
 
@@ -20,6 +24,11 @@ export const smbScripts = Object.freeze({
  * The default {@link SmbHost}: each method is one constant script run through `shell`. Every
  * value is a parameter; the password is the `Password` parameter, also listed in `secrets`, so
  * exec redacts it from every error and diagnostics event.
+ *
+ * @example
+ * ```ts
+ * const smb = new Smb({ host: createPowerShellSmbHost(createPowerShell()) });
+ * ```
  */
 export function createPowerShellSmbHost(shell: PowerShell): SmbHost {
   return {

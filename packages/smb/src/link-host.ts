@@ -11,6 +11,11 @@ function errnoCode(error: unknown): unknown {
  * is `CreateSymbolicLinkW` with the directory flag, the call upstream's current code makes; it
  * does not open the share, so it works where Go's `os.Symlink` (which stats the target) failed
  * and upstream's PowerShell era fell back to `New-Item -ItemType SymbolicLink`.
+ *
+ * @example
+ * ```ts
+ * const smb = new Smb({ shell, links: createNodeSmbLinkHost() });
+ * ```
  */
 export function createNodeSmbLinkHost(): SmbLinkHost {
   return {

@@ -11,18 +11,27 @@ export type SmbMappingStatusName =
 
 /** MSFT_SmbGlobalMapping `Status` codes by name (upstream's numeric values). */
 export const smbMappingStatusCodes = Object.freeze({
+  /** Connected and usable. */
   OK: 0,
+  /** Paused. */
   Paused: 1,
+  /** Disconnected. */
   Disconnected: 2,
+  /** A network error occurred. */
   NetworkError: 3,
+  /** Connecting. */
   Connecting: 4,
+  /** Reconnecting. */
   Reconnecting: 5,
+  /** Unavailable. */
   Unavailable: 6,
 } as const);
 
 /** A mapping's status as a readable name and Windows' numeric code (`-1` when unrecognised). */
 export interface SmbMappingStatus {
+  /** The status name; `Unknown` for a code this package does not know. */
   readonly status: SmbMappingStatusName;
+  /** Windows' numeric `Status`, or `-1` when it could not be read. */
   readonly statusCode: number;
 }
 

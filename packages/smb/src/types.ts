@@ -61,5 +61,6 @@ export interface SmbGlobalMapping {
 
 /** Response of {@link Smb.listSmbGlobalMappings}. */
 export interface ListSmbGlobalMappingsResponse {
+  /** Every global mapping on the node, with its status. */
   mappings: SmbGlobalMapping[];
 }

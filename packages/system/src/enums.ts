@@ -9,13 +9,21 @@
  * ```
  */
 export const ServiceStatus = Object.freeze({
+  /** No status, or one this library does not know. */
   UNKNOWN: 0,
+  /** Not running. */
   STOPPED: 1,
+  /** Starting. */
   START_PENDING: 2,
+  /** Stopping. */
   STOP_PENDING: 3,
+  /** Running. */
   RUNNING: 4,
+  /** Resuming from pause. */
   CONTINUE_PENDING: 5,
+  /** Pausing. */
   PAUSE_PENDING: 6,
+  /** Paused. */
   PAUSED: 7,
 } as const);
 
@@ -30,10 +38,15 @@ export type ServiceStatusName = keyof typeof ServiceStatus;
  * `ServiceStartMode` (0–4).
  */
 export const StartType = Object.freeze({
+  /** Loaded by the boot loader (drivers). */
   BOOT: 0,
+  /** Started during kernel initialisation (drivers). */
   SYSTEM: 1,
+  /** Started at boot by the service control manager. */
   AUTOMATIC: 2,
+  /** Started on request. */
   MANUAL: 3,
+  /** Cannot be started. */
   DISABLED: 4,
 } as const);
 

@@ -14,6 +14,7 @@ function named(error: { prototype: object }, name: string): void {
  * `NoServiceFoundForGivenName`). Branch on `error.code === "NOT_FOUND"`.
  */
 export class ServiceNotFoundError extends CsiProxyError {
+  /** The name that was asked for. */
   readonly serviceName: string;
 
   constructor(serviceName: string, options: { cause?: unknown } = {}) {
@@ -31,6 +32,7 @@ named(ServiceNotFoundError, "ServiceNotFoundError");
  * `ServiceHasDependentServices`); pass `force: true` to stop them first. Code `FAILED_PRECONDITION`.
  */
 export class ServiceHasDependentsError extends CsiProxyError {
+  /** The service that was to be stopped. */
   readonly serviceName: string;
 
   constructor(serviceName: string, options: { cause?: unknown } = {}) {
@@ -45,19 +47,25 @@ named(ServiceHasDependentsError, "ServiceHasDependentsError");
 
 /** What {@link ServiceTimeoutError} reports. */
 export interface ServiceTimeoutDetails {
+  /** The service waited for. */
   readonly serviceName: string;
   /** The status that was waited for. */
   readonly expected: ServiceStatus;
   /** The last status seen. */
   readonly lastStatus: ServiceStatus;
+  /** The deadline that passed, in milliseconds. */
   readonly timeoutMs: number;
 }
 
 /** The service did not reach the state waited for in time (e.g. stuck in a pending state). Code `TIMEOUT`. */
 export class ServiceTimeoutError extends CsiProxyError {
+  /** The service waited for. */
   readonly serviceName: string;
+  /** The status that was waited for. */
   readonly expected: ServiceStatusName;
+  /** The last status seen, e.g. `STOP_PENDING`. */
   readonly lastStatus: ServiceStatusName;
+  /** The deadline that passed, in milliseconds. */
   readonly timeoutMs: number;
 
   constructor(details: ServiceTimeoutDetails) {
@@ -80,6 +88,7 @@ named(ServiceTimeoutError, "ServiceTimeoutError");
  * (`FAILED_PRECONDITION`), or stopped again right after it was started (`COMMAND_FAILED`).
  */
 export class ServiceStateError extends CsiProxyError {
+  /** The service the operation was on. */
   readonly serviceName: string;
   /** The status the service was left in. */
   readonly status: ServiceStatusName;

@@ -27,6 +27,7 @@ export const systemScripts: Readonly<Record<string, Script>> = Object.freeze({
 export interface HostService {
   /** The key name (`ServiceName`), in Windows' own case. */
   readonly name: string;
+  /** `DisplayName`. */
   readonly displayName: string;
   /** 1 Stopped … 7 Paused; null when Windows gave none. */
   readonly status: number | null;
@@ -36,14 +37,19 @@ export interface HostService {
 
 /** One entry of a service's `DependentServices`: `name` depends on `parent`. */
 export interface HostDependentEdge {
+  /** The service `name` depends on. */
   readonly parent: string;
+  /** The dependent service's key name. */
   readonly name: string;
+  /** Its raw status code; null when Windows gave none. */
   readonly status: number | null;
 }
 
 /** A service and every service that depends on it, directly or not. */
 export interface HostDependencies {
+  /** The service's key name, in Windows' own case. */
   readonly name: string;
+  /** Its raw status code; null when Windows gave none. */
   readonly status: number | null;
   /** Edges found walking `DependentServices` breadth first from the service. */
   readonly dependents: readonly HostDependentEdge[];

@@ -17,6 +17,7 @@ export interface GetServiceRequest {
 
 /** Response of {@link System.getService}. */
 export interface GetServiceResponse {
+  /** The service's display name. */
   readonly displayName: string;
   /** Upstream's numeric status; `UNKNOWN` (0) when Windows reports a value outside 1–7. */
   readonly status: ServiceStatus;
@@ -30,6 +31,7 @@ export interface GetServiceResponse {
 
 /** Request of {@link System.startService}. */
 export interface StartServiceRequest {
+  /** The service's key name. */
   readonly name: string;
   /** How long to wait for `RUNNING`, in milliseconds. Default 30000. */
   readonly timeoutMs?: number;
@@ -37,6 +39,7 @@ export interface StartServiceRequest {
 
 /** Request of {@link System.stopService}. */
 export interface StopServiceRequest {
+  /** The service's key name. */
   readonly name: string;
   /** Stop the services that depend on this one first, deepest first. Default false. */
   readonly force?: boolean;

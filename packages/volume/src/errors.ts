@@ -14,6 +14,7 @@ const sizeErrorBrand = Symbol.for("csi-proxy.volume.supported-size-error");
  * retrying rarely helps until defragsvc runs, so pass an explicit size or fix the service.
  */
 export class SupportedSizeUnavailableError extends CsiProxyError {
+  /** The volume whose partition's supported size could not be read. */
   readonly volumeId: string;
 
   constructor(volumeId: string, cause?: unknown) {

@@ -2,41 +2,98 @@ import type { VolumeFileSystem } from "./types.js";
 
 /** What a volume looks like to the host layer. Sizes are exact (`bigint`). */
 export interface VolumeInfo {
+  /** `\\?\Volume{GUID}\`. */
   volumeId: string;
+  /** `MSFT_Volume.FileSystem`, e.g. `NTFS`; empty for a RAW volume. */
   fileSystem: string;
   /** The Storage module's display string (`NTFS`, `Unknown`) or a raw code. */
   fileSystemType: string;
+  /** The file system label. */
   label: string;
+  /** `Size` in bytes. */
   size: bigint;
+  /** `SizeRemaining` in bytes. */
   sizeRemaining: bigint;
 }
 
 /** The partition under a volume; `sizeMax` only when asked for (undefined if Windows gave none). */
 export interface PartitionSizes {
+  /** The partition's disk number. */
   diskNumber: number;
+  /** The partition's number on its disk. */
   partitionNumber: number;
+  /** The partition's size in bytes. */
   size: bigint;
+  /** `Get-PartitionSupportedSize`'s `SizeMax`. */
   sizeMax?: bigint | undefined;
 }
 
 /** What the mount script found or did. */
 export type MountOutcome =
-  | { status: "mounted" }
-  | { status: "alreadyMounted" }
-  | { status: "occupied"; target: string }
-  | { status: "notEmpty" }
-  | { status: "notDirectory" };
+  | {
+      /** Mounted now. */
+      status: "mounted";
+    }
+  | {
+      /** This volume was mounted there already. */
+      status: "alreadyMounted";
+    }
+  | {
+      /** The folder holds another mount or a link. */
+      status: "occupied";
+      /** What the folder points at. */
+      target: string;
+    }
+  | {
+      /** The folder is not empty. */
+      status: "notEmpty";
+    }
+  | {
+      /** The path is a file. */
+      status: "notDirectory";
+    };
 
 /** What the unmount script found or did (the cache is flushed in every case). */
 export type UnmountOutcome =
-  { status: "unmounted" } | { status: "notMounted" } | { status: "otherVolume"; target: string };
+  | {
+      /** The access path was removed. */
+      status: "unmounted";
+    }
+  | {
+      /** The volume was not mounted there (or the folder is gone). */
+      status: "notMounted";
+    }
+  | {
+      /** The folder is a mount of a different volume; nothing was removed. */
+      status: "otherVolume";
+      /** What the folder points at. */
+      target: string;
+    };
 
 /** The result of following a path to its volume. */
 export type PathLookup =
-  | { status: "found"; volumeId: string }
-  | { status: "notMounted"; path: string }
-  | { status: "noVolume"; path: string }
-  | { status: "tooDeep" };
+  | {
+      /** A volume holds the path. */
+      status: "found";
+      /** `\\?\Volume{GUID}\`. */
+      volumeId: string;
+    }
+  | {
+      /** The path is neither a link nor a mount point. */
+      status: "notMounted";
+      /** The path where the walk stopped. */
+      path: string;
+    }
+  | {
+      /** A partition matched but has no volume, or nothing matched up to the root. */
+      status: "noVolume";
+      /** The path where the walk stopped. */
+      path: string;
+    }
+  | {
+      /** The step limit was reached, e.g. by a link loop. */
+      status: "tooDeep";
+    };
 
 /**
  * The host layer {@link Volume} runs on: one PowerShell call per method. The default is backed

@@ -35,22 +35,38 @@ import type { VolumeFileSystem } from "./types.js";
 
 /** Every script of this package, for audits and static checks. */
 export const volumeScripts = Object.freeze({
+  /** Volume ids of one or all partitions of a disk. */
   listVolumeIds: listVolumeIdsScript,
+  /** File system, label and sizes of a volume. */
   getVolume: getVolumeScript,
+  /** Quick-formats a volume. */
   formatVolume: formatVolumeScript,
+  /** Adds an access path unless the folder is taken. */
   mountVolume: mountVolumeScript,
+  /** Flushes, then removes an access path. */
   unmountVolume: unmountVolumeScript,
+  /** A volume's partition size, and its supported maximum on request. */
   getPartitionSizes: getPartitionSizesScript,
+  /** Resizes a volume's partition. */
   resizePartition: resizePartitionScript,
+  /** Disk numbers of a volume's partitions. */
   getDiskNumbers: getDiskNumbersScript,
+  /** Flushes a volume's cache. */
   writeVolumeCache: writeVolumeCacheScript,
+  /** Follows links from a path to a volume mount. */
   resolveMountTarget: resolveMountTargetScript,
+  /** Finds the volume that holds a path. */
   findClosestVolume: findClosestVolumeScript,
 });
 
 /**
  * The default {@link VolumeHost}: each method is one constant script run through `shell`, with
  * every caller value passed as a parameter.
+ *
+ * @example
+ * ```ts
+ * const volume = new Volume({ host: createPowerShellVolumeHost(createPowerShell()) });
+ * ```
  */
 export function createPowerShellVolumeHost(shell: PowerShell): VolumeHost {
   return {

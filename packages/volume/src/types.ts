@@ -18,6 +18,7 @@ export interface VolumeOptions extends HostOptions<VolumeHost> {
 
 /** Request of {@link Volume.listVolumesOnDisk}. */
 export interface ListVolumesOnDiskRequest {
+  /** The Windows disk number. */
   diskNumber: number;
   /** 0 or absent: the volumes of every partition on the disk. */
   partitionNumber?: number;
@@ -31,6 +32,7 @@ export interface ListVolumesOnDiskResponse {
 
 /** Request of {@link Volume.mountVolume}. */
 export interface MountVolumeRequest {
+  /** The volume to mount, `\\?\Volume{GUID}\`. */
   volumeId: string;
   /** An existing, empty folder. */
   targetPath: string;
@@ -44,7 +46,9 @@ export interface MountVolumeResponse {
 
 /** Request of {@link Volume.unmountVolume}. */
 export interface UnmountVolumeRequest {
+  /** The volume to unmount, `\\?\Volume{GUID}\`. */
   volumeId: string;
+  /** The folder it is mounted at; the folder itself stays. */
   targetPath: string;
 }
 
@@ -56,6 +60,7 @@ export interface UnmountVolumeResponse {
 
 /** Request naming one volume: {@link Volume.isVolumeFormatted}, stats, cache and disk lookups. */
 export interface VolumeIdRequest {
+  /** The volume, `\\?\Volume{GUID}\`. */
   volumeId: string;
 }
 
@@ -70,6 +75,7 @@ export interface IsVolumeFormattedResponse {
 
 /** Request of {@link Volume.formatVolume}. */
 export interface FormatVolumeRequest {
+  /** The volume to format, `\\?\Volume{GUID}\`. */
   volumeId: string;
   /** Defaults to `"NTFS"`. */
   fileSystem?: VolumeFileSystem;
@@ -82,6 +88,7 @@ export type FormatVolumeResponse = Record<string, never>;
 
 /** Request of {@link Volume.resizeVolume}. */
 export interface ResizeVolumeRequest {
+  /** The volume whose partition is resized, `\\?\Volume{GUID}\`. */
   volumeId: string;
   /** The new partition size in bytes; 0 means the largest size the partition supports. */
   sizeBytes: ByteCount;
@@ -109,11 +116,13 @@ export type GetDiskNumberFromVolumeIdRequest = VolumeIdRequest;
 
 /** Response of {@link Volume.getDiskNumberFromVolumeId}. */
 export interface GetDiskNumberFromVolumeIdResponse {
+  /** The Windows disk number of the volume's partition. */
   diskNumber: number;
 }
 
 /** Request of {@link Volume.getVolumeIdFromTargetPath} and the closest-volume lookup. */
 export interface TargetPathRequest {
+  /** An absolute path by the instance's path rules. */
   targetPath: string;
 }
 

@@ -50,6 +50,9 @@ import {
   volumeKey,
 } from "./validate.js";
 
+// One lock table per process, so two Volume instances cannot interleave work on one resource.
+const volumeLocks: KeyedLock = createKeyedLock();
+
 /**
  * The volume API group: format, mount, resize, stats and path-to-volume lookups. Every method
  * validates its request before any process starts, then runs one host call (two for a resize)
@@ -67,9 +70,6 @@ import {
  * await volume.close();
  * ```
  */
-// One lock table per process, so two Volume instances cannot interleave work on one resource.
-const volumeLocks: KeyedLock = createKeyedLock();
-
 export class Volume {
   private readonly binding: HostBinding<VolumeHost>;
   private readonly locks: KeyedLock = volumeLocks;
