@@ -48,6 +48,9 @@ export function checkNewMapping(request: unknown, rules: LocalPathRules): Checke
     throw invalidArgument("password was given without a username.");
   if (username !== undefined && (username.length > maxUserLength || hasControlCharacter(username)))
     throw invalidArgument("username is too long or contains control characters.");
+  // A SecureString ends at NUL, so Windows would log in with a shorter password than the one given.
+  if (password?.includes("\u0000") === true)
+    throw invalidArgument("password contains a NUL character.");
   const requirePrivacy = fields.requirePrivacy ?? true;
   if (typeof requirePrivacy !== "boolean")
     throw invalidArgument("requirePrivacy must be a boolean.");
