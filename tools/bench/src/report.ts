@@ -1,0 +1,291 @@
+// BENCHMARKS.md from the measured rows: pure formatting, no I/O.
+import type { FlowRow } from "./flow.js";
+import type { Row } from "./measure.js";
+import type { ThroughputRow } from "./throughput.js";
+
+/** The machine and run the numbers come from. */
+export interface Machine {
+  readonly date: string;
+  readonly cpu: string;
+  readonly cores: number;
+  readonly memoryGiB: number;
+  readonly os: string;
+  readonly node: string;
+  readonly pwsh: string;
+  readonly loadStart: readonly number[];
+  readonly loadEnd: readonly number[];
+  readonly wallSeconds: number;
+}
+
+/** How the CPU accounting behaved during the run (see `cpu.ts`). */
+export interface CpuCheck {
+  readonly resourceUsageSelf: number;
+  readonly cpuUsageSelf: number;
+  readonly reapedChildren: number;
+}
+
+/** Everything one `pnpm bench` run measured. */
+export interface Results {
+  readonly machine: Machine;
+  readonly trivialScript: string;
+  readonly overhead: readonly Row[];
+  readonly peerError: string | undefined;
+  readonly reads: readonly Row[];
+  readonly flow: readonly FlowRow[];
+  readonly throughput: readonly ThroughputRow[];
+  readonly cpuCheck: CpuCheck;
+}
+
+/** A target from the issue, with the measured value. */
+export interface Verdict {
+  readonly target: string;
+  readonly measured: string;
+  readonly pass: boolean;
+}
+
+/** Milliseconds with precision that suits the size. */
+export function formatMs(ms: number): string {
+  if (!Number.isFinite(ms)) return "—";
+  if (ms >= 1000) return ms.toFixed(0);
+  if (ms >= 10) return ms.toFixed(1);
+  return ms.toFixed(2);
+}
+
+/** A ratio such as `412×`, or `—` when either side is missing. */
+export function formatRatio(ratio: number): string {
+  if (!Number.isFinite(ratio) || ratio <= 0) return "—";
+  return ratio >= 10 ? `${ratio.toFixed(0)}×` : `${ratio.toFixed(1)}×`;
+}
+
+/** A Markdown table; numeric-looking columns are right-aligned by the caller's `align`. */
+export function table(
+  header: readonly string[],
+  align: readonly ("l" | "r")[],
+  rows: readonly (readonly string[])[],
+): string[] {
+  const rule = header.map((_, i) => (align[i] === "r" ? "---:" : "---"));
+  const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
+  return [line(header), line(rule), ...rows.map(line)];
+}
+
+/** A Mermaid bar chart (renders on GitHub); labels lose characters Mermaid cannot quote. */
+export function barChart(
+  title: string,
+  axis: string,
+  bars: readonly { label: string; value: number }[],
+): string[] {
+  const clean = (text: string) => text.replace(/["\\]/g, "");
+  const values = bars.map((b) => (Number.isFinite(b.value) ? Number(b.value.toPrecision(4)) : 0));
+  const max = Math.max(1, ...values);
+  return [
+    "```mermaid",
+    "xychart-beta",
+    `  title "${clean(title)}"`,
+    `  x-axis [${bars.map((b) => `"${clean(b.label)}"`).join(", ")}]`,
+    `  y-axis "${clean(axis)}" 0 --> ${Number((max * 1.1).toPrecision(3))}`,
+    `  bar [${values.join(", ")}]`,
+    "```",
+  ];
+}
+
+const cpuMs = (row: Row) => (row.cpu.node + row.cpu.children) * 1000;
+
+function find<T extends Row>(rows: readonly T[], prefix: string): T | undefined {
+  return rows.find((r) => r.name.startsWith(prefix));
+}
+
+/** The issue's targets, evaluated on the measured medians and CPU per call. */
+export function verdicts(results: Results): Verdict[] {
+  const spawn = find(results.overhead, "spawn");
+  const out: Verdict[] = [];
+  for (const pool of [1, 4]) {
+    const session = find(results.overhead, `session, pool ${pool}`);
+    if (spawn === undefined || session === undefined) continue;
+    const latency = spawn.median / session.median;
+    const cpu = cpuMs(spawn) / cpuMs(session);
+    out.push({
+      target: `per-call overhead, spawn ÷ session pool ${pool} ≥ 50×`,
+      measured: `${formatRatio(latency)} (${formatMs(spawn.median)} ms vs ${formatMs(session.median)} ms median)`,
+      pass: latency >= 50,
+    });
+    out.push({
+      target: `CPU per call, spawn ÷ session pool ${pool} ≥ 50×`,
+      measured: `${formatRatio(cpu)} (${formatMs(cpuMs(spawn))} ms vs ${formatMs(cpuMs(session))} ms)`,
+      pass: cpu >= 50,
+    });
+  }
+  const peer = find(results.overhead, "node-powershell");
+  const pool1 = find(results.overhead, "session, pool 1");
+  if (peer !== undefined && pool1 !== undefined) {
+    out.push({
+      target: "session pool 1 no slower than node-powershell (median)",
+      measured: `${formatMs(pool1.median)} ms vs ${formatMs(peer.median)} ms (${formatRatio(peer.median / pool1.median)} faster)`,
+      pass: pool1.median <= peer.median,
+    });
+    out.push({
+      target: "session pool 1 no more CPU per call than node-powershell",
+      measured: `${formatMs(cpuMs(pool1))} ms vs ${formatMs(cpuMs(peer))} ms`,
+      pass: cpuMs(pool1) <= cpuMs(peer),
+    });
+  }
+  return out;
+}
+
+function rowCells(row: Row, baseline: Row | undefined): string[] {
+  return [
+    row.name,
+    formatMs(row.median),
+    formatMs(row.p95),
+    String(row.samples),
+    formatMs(row.cpu.node * 1000),
+    formatMs(row.cpu.children * 1000),
+    formatMs(cpuMs(row)),
+    baseline === undefined ? "—" : formatRatio(baseline.median / row.median),
+  ];
+}
+
+const rowHeader = [
+  "operation",
+  "median (ms)",
+  "p95 (ms)",
+  "samples",
+  "CPU Node (ms/op)",
+  "CPU PowerShell (ms/op)",
+  "CPU total (ms/op)",
+  "spawn ÷ this (median)",
+];
+const rowAlign = ["l", "r", "r", "r", "r", "r", "r", "r"] as const;
+
+function machineLines(m: Machine): string[] {
+  const load = (l: readonly number[]) => l.map((v) => v.toFixed(2)).join(" / ");
+  return [
+    `- Date: ${m.date}; the measurements of this \`pnpm bench\` took ${m.wallSeconds.toFixed(0)} s (PowerShell provisioning and the build not included).`,
+    `- CPU: ${m.cores} × ${m.cpu}; memory ${m.memoryGiB} GiB; ${m.os}.`,
+    `- Node ${m.node}; PowerShell ${m.pwsh} (the repository's provisioned pwsh, on .NET).`,
+    `- Load average (1/5/15 min) at start ${load(m.loadStart)}, at end ${load(m.loadEnd)}. Other work on a shared machine shows up in every number: compare rows of one run, not runs.`,
+  ];
+}
+
+function methodLines(results: Results): string[] {
+  const c = results.cpuCheck;
+  return [
+    "## Method",
+    "",
+    "- Latency: [tinybench](https://github.com/tinylibs/tinybench) 6, one task per row, samples retained; median and p95 by linear interpolation over the samples (`src/stats.ts`). Warmup calls are not sampled. Session rows run on warm pools (every process started before measuring). Nothing here is a timed test.",
+    "- Spawn mode is upstream's model: one `pwsh` per call. Its rows have few samples (each call starts a .NET runtime and, on the simulator, imports the WinSim module), so their p95 is close to their maximum.",
+    `- node-powershell: the trivial script is sent as \`& { ${results.trivialScript} } -Name 'x'\` to one persistent \`pwsh -NoLogo -NoProfile -NonInteractive -NoExit -Command -\` (same executable), with \`TERM=dumb\` in its environment: without it pwsh's console writes \`ESC[?1h\` right after the closing delimiter, in the same chunk, and child-shell 5.0.0 (node-powershell's engine) only looks for the delimiter at the very end of a chunk, so about one call in a hundred never resolves. It returns raw console text; the exec core binds parameters, serialises results with \`ConvertTo-Json\` and frames requests in base64, so it does more per call.`,
+    "- CPU: Node's own time from `process.cpuUsage()`, PowerShell's from `/proc`: every live descendant's `utime+stime+cutime+cstime` plus `/proc/self/stat` fields 16–17 (`cutime`, `cstime`), which accumulate children that have exited and been reaped — spawn mode's processes. A child's time moves from the live sum to `cutime` when it exits, so differences stay exact. Per-call rows read CPU around the whole task (warmup included) and divide by the calls made; flow rows read it around each flow only. Resolution is one clock tick (10 ms), spread over many calls.",
+    `- Check of that method in this run (overhead section): \`process.resourceUsage()\` grew by ${c.resourceUsageSelf.toFixed(2)} s and \`process.cpuUsage()\` by ${c.cpuUsageSelf.toFixed(2)} s — both count only Node itself on Linux (RUSAGE_SELF) — while \`cutime+cstime\` grew by ${c.reapedChildren.toFixed(2)} s of exited PowerShell processes. So \`process.resourceUsage()\` cannot see spawn mode's children; \`/proc/self/stat\` can.`,
+    "- Reads and throughput run on the simulator (`tools/winsim`, `scenarios.demo()`, disk 1's volume mounted under the sandbox); the flow is the demo's `runLifecycle` on a fresh `Simulator` per iteration with the demo's pool of 2. Host creation, pool start-up and disposal are outside the timed region (tinybench `overriddenDuration`).",
+  ];
+}
+
+/** The whole BENCHMARKS.md. */
+export function renderReport(results: Results): string {
+  const spawnOverhead = find(results.overhead, "spawn");
+  const v = verdicts(results);
+  const lines: string[] = [
+    "# Benchmarks",
+    "",
+    "Regenerated by `pnpm bench` (`tools/bench`); do not edit by hand. Real PowerShell 7 on Linux runs the library's real scripts; reads and the flow run against the simulated Windows host.",
+    "",
+    ...machineLines(results.machine),
+    "",
+    "## Targets",
+    "",
+    ...table(
+      ["target", "measured", "result"],
+      ["l", "l", "l"],
+      v.map((x) => [x.target, x.measured, x.pass ? "pass" : "**fail**"]),
+    ),
+    "",
+    "## Per-call overhead of a trivial script",
+    "",
+    `Script: \`${results.trivialScript}\` with \`Name = "x"\`, called one at a time.`,
+    "",
+    ...table(
+      rowHeader,
+      rowAlign,
+      results.overhead.map((r) => rowCells(r, spawnOverhead)),
+    ),
+    "",
+    ...(results.peerError === undefined
+      ? []
+      : [`node-powershell could not be measured: ${results.peerError}`, ""]),
+    ...barChart(
+      "Trivial script, median ms per call (lower is better)",
+      "ms",
+      results.overhead.map((r) => ({ label: r.name.split(" (")[0] ?? r.name, value: r.median })),
+    ),
+    "",
+    "## Typical read calls",
+    "",
+    "One at a time on the simulated host; session mode with a warm pool of 1.",
+    "",
+    ...table(
+      rowHeader,
+      rowAlign,
+      results.reads.map((r) =>
+        rowCells(r, find(results.reads, `${r.name.split(",")[0] ?? ""}, spawn`)),
+      ),
+    ),
+    "",
+    "## Full stage/unstage flow of the demo",
+    "",
+    "The demo's `runLifecycle` (iSCSI login, partition, format, mount, resize, SMB mapping, links, then teardown) with the demo's pool of 2. Spawn mode runs as many flows as start within 60 s (at least one), so that `pnpm bench` stays within minutes.",
+    "",
+    ...table(
+      [
+        "flow",
+        "calls per flow",
+        "median (s)",
+        "p95 (s)",
+        "samples",
+        "CPU total (s/flow)",
+        "spawn ÷ this (median)",
+        "spawn ÷ this (CPU)",
+      ],
+      ["l", "r", "r", "r", "r", "r", "r", "r"],
+      results.flow.map((r) => {
+        const spawn = find(results.flow, "stage/publish/unstage flow, spawn");
+        return [
+          r.name,
+          String(r.callsPerFlow),
+          (r.median / 1000).toFixed(2),
+          (r.p95 / 1000).toFixed(2),
+          String(r.samples),
+          (r.cpu.node + r.cpu.children).toFixed(2),
+          spawn === undefined ? "—" : formatRatio(spawn.median / r.median),
+          spawn === undefined ? "—" : formatRatio(cpuMs(spawn) / cpuMs(r)),
+        ];
+      }),
+    ),
+    "",
+    "## Throughput: 100 concurrent getVolumeStats calls",
+    "",
+    `Each sample is one batch of 100 calls issued at once on a warm session pool. Extra processes help only while cores are free: this machine has ${results.machine.cores}, and every simulated cmdlet also takes the simulator's state-file lock.`,
+    "",
+    ...table(
+      ["pool", "batch median (ms)", "batch p95 (ms)", "batches", "calls/s", "CPU total (ms/call)"],
+      ["l", "r", "r", "r", "r", "r"],
+      results.throughput.map((r) => [
+        String(r.poolSize),
+        formatMs(r.median),
+        formatMs(r.p95),
+        String(r.samples),
+        r.callsPerSecond.toFixed(0),
+        formatMs(cpuMs(r)),
+      ]),
+    ),
+    "",
+    ...barChart(
+      "100 concurrent getVolumeStats, calls per second (higher is better)",
+      "calls/s",
+      results.throughput.map((r) => ({ label: `pool ${r.poolSize}`, value: r.callsPerSecond })),
+    ),
+    "",
+    ...methodLines(results),
+    "",
+  ];
+  return lines.join("\n");
+}

@@ -1,0 +1,137 @@
+import { describe, expect, it } from "vitest";
+import type { FlowRow } from "../src/flow.js";
+import type { Row } from "../src/measure.js";
+import {
+  barChart,
+  formatMs,
+  formatRatio,
+  renderReport,
+  table,
+  verdicts,
+  type Results,
+} from "../src/report.js";
+import type { ThroughputRow } from "../src/throughput.js";
+
+const row = (name: string, median: number, cpuSeconds: number): Row => ({
+  name,
+  median,
+  p95: median * 1.5,
+  samples: 10,
+  cpu: { node: cpuSeconds / 4, children: (cpuSeconds * 3) / 4 },
+});
+
+function results(sessionMs: number, peerMs: number): Results {
+  const flow: FlowRow = { ...row("stage/publish/unstage flow, session", 900, 1), callsPerFlow: 60 };
+  const throughput: ThroughputRow = {
+    ...row("100 concurrent getVolumeStats, pool 2", 500, 0.001),
+    poolSize: 2,
+    callsPerSecond: 200,
+  };
+  return {
+    machine: {
+      date: "2026-01-01T00:00:00Z",
+      cpu: "Test CPU",
+      cores: 2,
+      memoryGiB: 8,
+      os: "Linux 6.1",
+      node: "v20.20.0",
+      pwsh: "7.6.9",
+      loadStart: [1, 2, 3],
+      loadEnd: [1, 2, 3],
+      wallSeconds: 300,
+    },
+    trivialScript: "param([string]$Name) $Name",
+    overhead: [
+      row("spawn (process per call)", 2000, 1),
+      row("session, pool 1", sessionMs, 0.002),
+      row("session, pool 4", sessionMs, 0.002),
+      row("node-powershell 5.0.1 (one persistent pwsh)", peerMs, 0.01),
+    ],
+    peerError: undefined,
+    reads: [row("getVolumeStats, spawn", 3000, 1.2), row("getVolumeStats, session", 20, 0.02)],
+    flow: [flow],
+    throughput: [throughput],
+    cpuCheck: { resourceUsageSelf: 0.5, cpuUsageSelf: 0.5, reapedChildren: 12 },
+  };
+}
+
+describe("formatting", () => {
+  it("formats milliseconds by size", () => {
+    expect(formatMs(1234.5)).toBe("1235");
+    expect(formatMs(12.345)).toBe("12.3");
+    expect(formatMs(1.2345)).toBe("1.23");
+    expect(formatMs(Number.NaN)).toBe("—");
+  });
+
+  it("formats ratios", () => {
+    expect(formatRatio(412.4)).toBe("412×");
+    expect(formatRatio(2.25)).toBe("2.3×");
+    expect(formatRatio(Number.POSITIVE_INFINITY)).toBe("—");
+  });
+
+  it("builds a Markdown table with alignment", () => {
+    expect(table(["a", "b"], ["l", "r"], [["x", "1"]])).toEqual([
+      "| a | b |",
+      "| --- | ---: |",
+      "| x | 1 |",
+    ]);
+  });
+
+  it("builds a Mermaid bar chart without quotes in labels", () => {
+    const chart = barChart('t "q"', "ms", [
+      { label: 'a"b', value: 10 },
+      { label: "c", value: Number.NaN },
+    ]);
+    expect(chart).toEqual([
+      "```mermaid",
+      "xychart-beta",
+      '  title "t q"',
+      '  x-axis ["ab", "c"]',
+      '  y-axis "ms" 0 --> 11',
+      "  bar [10, 0]",
+      "```",
+    ]);
+  });
+});
+
+describe("verdicts", () => {
+  it("passes when session is 50× cheaper than spawn and faster than node-powershell", () => {
+    const v = verdicts(results(2, 100));
+    expect(v).toHaveLength(6);
+    expect(v.every((x) => x.pass)).toBe(true);
+  });
+
+  it("fails honestly when a target is missed", () => {
+    const v = verdicts(results(200, 100));
+    const failed = v.filter((x) => !x.pass).map((x) => x.target);
+    expect(failed).toContain("per-call overhead, spawn ÷ session pool 1 ≥ 50×");
+    expect(failed).toContain("session pool 1 no slower than node-powershell (median)");
+  });
+});
+
+describe("renderReport", () => {
+  it("has the machine, every section, the charts and the method", () => {
+    const text = renderReport(results(2, 100));
+    for (const heading of [
+      "## Targets",
+      "## Per-call overhead of a trivial script",
+      "## Typical read calls",
+      "## Full stage/unstage flow of the demo",
+      "## Throughput: 100 concurrent getVolumeStats calls",
+      "## Method",
+    ])
+      expect(text).toContain(heading);
+    expect(text).toContain("2 × Test CPU");
+    expect(text).toContain("| getVolumeStats, session | 20.0 | 30.0 | 10 |");
+    expect(text).toContain(
+      "| stage/publish/unstage flow, session | 60 | 0.90 | 1.35 | 10 | 1.00 | — | — |",
+    );
+    expect(text.match(/```mermaid/g)).toHaveLength(2);
+    expect(text).not.toContain("could not be measured");
+  });
+
+  it("says why node-powershell has no row", () => {
+    const text = renderReport({ ...results(2, 100), peerError: "pwsh exited" });
+    expect(text).toContain("node-powershell could not be measured: pwsh exited");
+  });
+});
