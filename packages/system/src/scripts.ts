@@ -68,6 +68,8 @@ while ($queue.Count -gt 0) {
  * ServiceController.Start(), which returns at once, and does the waiting itself. A running
  * service is left alone; a pending one is waited for; a stop in progress is waited out first.
  * It stops without starting when the service is disabled or paused, and reports what it saw.
+ * The deadline is checked only on a look taken after the request, so a slow request (a loaded
+ * host) still reports the state the request led to, never the state before it.
  */
 export const startServiceScript = ps("system.startService")`
 param([string]$Name, [int]$TimeoutMs, [int]$PollMs)
@@ -84,8 +86,7 @@ while ($true) {
         if ($null -ne $service.StartType -and [int]$service.StartType -eq 4) { break }
         $service.Start()
         $requested = $true
-    }
-    if ([DateTime]::UtcNow -ge $deadline) { $timedOut = $true; break }
+    } elseif ([DateTime]::UtcNow -ge $deadline) { $timedOut = $true; break }
     Start-Sleep -Milliseconds $PollMs
 }
 $startType = $null
@@ -97,6 +98,7 @@ if ($null -ne $service.StartType) { $startType = [int]$service.StartType }
  * Stops the service and waits for Stopped, polling every PollMs until TimeoutMs has passed.
  * Stop-Service -NoWait returns at once; without -Force it refuses (ServiceHasDependentServices)
  * while a dependent runs. A stopped service is left alone; a pending state is waited out first.
+ * As in the start script, the deadline is checked only on a look taken after the request.
  */
 export const stopServiceScript = ps("system.stopService")`
 param([string]$Name, [int]$TimeoutMs, [int]$PollMs)
@@ -110,8 +112,7 @@ while ($true) {
     if (-not $requested -and ($status -eq 4 -or $status -eq 7)) {
         Stop-Service -Name $Name -NoWait
         $requested = $true
-    }
-    if ([DateTime]::UtcNow -ge $deadline) { $timedOut = $true; break }
+    } elseif ([DateTime]::UtcNow -ge $deadline) { $timedOut = $true; break }
     Start-Sleep -Milliseconds $PollMs
 }
 $startType = $null

@@ -106,6 +106,18 @@ describeWithPwsh("startService on the simulator (session)", (pwsh) => {
     expect(took).toBeGreaterThanOrEqual(1000);
   });
 
+  it("reports the state a start request led to even when the first look outlasts the timeout", async () => {
+    // A loaded host: the first Get-Service takes longer than the whole budget.
+    host.sim.fault({
+      command: "Get-Service",
+      match: { Name: "SlowToStart" },
+      action: "delay",
+      delayMs: 1500,
+    });
+    const error = await failure(host.system.startService({ name: "SlowToStart", timeoutMs: 300 }));
+    expect(error).toMatchObject({ code: "TIMEOUT", lastStatus: "START_PENDING" });
+  });
+
   it("refuses a disabled service with FAILED_PRECONDITION and never asks to start it", async () => {
     host.sim.clearCalls();
     const error = await failure(host.system.startService({ name: "Off" }));

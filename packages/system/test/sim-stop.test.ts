@@ -83,6 +83,18 @@ describeWithPwsh("stopService on the simulator (session)", (pwsh) => {
     expect(stuck.code).toBe("TIMEOUT");
   });
 
+  it("reports the state a stop request led to even when the request outlasts the timeout", async () => {
+    // A loaded host: Stop-Service itself takes longer than the whole budget.
+    host.sim.fault({
+      command: "Stop-Service",
+      match: { Name: "SlowToAsk" },
+      action: "delay",
+      delayMs: 1500,
+    });
+    const error = await failure(host.system.stopService({ name: "SlowToAsk", timeoutMs: 300 }));
+    expect(error).toMatchObject({ code: "TIMEOUT", lastStatus: "STOP_PENDING" });
+  });
+
   it("maps an injected Stop-Service failure to COMMAND_FAILED", async () => {
     host.sim.update((s) => {
       s.system!.services.find((x) => x.name === "Side")!.status = 4;
