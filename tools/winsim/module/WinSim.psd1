@@ -9,7 +9,7 @@
         'Get-Disk', 'Initialize-Disk', 'Set-Disk', 'Update-HostStorageCache',
         'Get-Partition', 'New-Partition', 'Resize-Partition', 'Get-PartitionSupportedSize',
         'Add-PartitionAccessPath', 'Remove-PartitionAccessPath',
-        'Get-Volume', 'Format-Volume', 'Write-VolumeCache',
+        'Get-Volume', 'Format-Volume', 'Write-VolumeCache', 'Get-Item',
         # SmbShare
         'Get-SmbGlobalMapping', 'New-SmbGlobalMapping', 'Remove-SmbGlobalMapping', 'Test-Path',
         # iSCSI

@@ -90,10 +90,17 @@ export class Simulator {
   }
 
   fault(spec: FaultSpec): void {
-    const path = join(this.dir, "faults.json");
-    const faults = JSON.parse(readFileSync(path, "utf8")) as FaultSpec[];
+    const faults = this.faults();
     faults.push({ times: 1, ...spec });
     this.writeJson("faults.json", faults);
+  }
+
+  /**
+   * The faults still on file, each with the `times` it has left: a fault at 0 was met, even by a
+   * call whose process was killed before the call log could record it.
+   */
+  faults(): FaultSpec[] {
+    return JSON.parse(readFileSync(join(this.dir, "faults.json"), "utf8")) as FaultSpec[];
   }
 
   clearFaults(): void {

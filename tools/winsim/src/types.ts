@@ -105,6 +105,8 @@ export interface FaultError {
   exceptionType?: string;
   nativeErrorCode?: string;
   statusCode?: number;
+  /** Thrown (ThrowTerminatingError) rather than written: `-ErrorAction` cannot silence it. */
+  terminating?: boolean;
 }
 
 export type NoiseKind = "warning" | "progress" | "host" | "verbose" | "information";

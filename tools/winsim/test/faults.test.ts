@@ -11,6 +11,13 @@ const diskNumber = ps("winsim.test.faultDisk")`
   (Get-Disk -Number $Number).Number
 `;
 
+/** Get-Disk with its written errors silenced, as a script probing for a disk might. */
+const quietDisk = ps("winsim.test.quietDisk")`
+  param([uint32]$Number)
+  $disk = Get-Disk -Number $Number -ErrorAction SilentlyContinue
+  if ($null -eq $disk) { 'silenced' } else { $disk.Number }
+`;
+
 const carve = ps("winsim.test.carve")`
   param([uint32]$Number)
   (New-Partition -DiskNumber $Number -Size 104857600).Offset
@@ -68,6 +75,31 @@ describeWithPwsh("fault injection", (pwsh) => {
     const [killed, next] = host.sim.calls();
     expect(killed?.outcome).toBe("killed");
     expect(next?.pid).not.toBe(killed?.pid);
+  });
+
+  it("throws a terminating error fault, which -ErrorAction SilentlyContinue cannot hide", async () => {
+    const error = { message: "Access denied", errorId: "StorageWMI 40001" };
+    host.sim.fault({ command: "Get-Disk", action: "error", error });
+    expect(await host.shell.run(quietDisk, { Number: 1 })).toBe("silenced");
+    host.sim.fault({
+      command: "Get-Disk",
+      action: "error",
+      error: { ...error, terminating: true },
+    });
+    const thrown = await failure(host.shell.run(quietDisk, { Number: 1 }));
+    expect(thrown.record).toMatchObject({ message: "Access denied" });
+    expect(thrown.record?.fullyQualifiedErrorId).toMatch(/^StorageWMI 40001,/);
+  });
+
+  it("reports what each fault has left, a fault met by a killed call included", async () => {
+    host.sim.clearFaults();
+    host.sim.fault({ command: "Get-Disk", match: { Number: 2 }, action: "kill" });
+    host.sim.fault({ command: "Get-Disk", match: { Number: 9 }, times: 3, action: "kill" });
+    expect(host.sim.faults().map((f) => f.times)).toEqual([1, 3]);
+    expect((await failure(host.shell.run(diskNumber, { Number: 2 }))).code).toBe("PROCESS_EXITED");
+    expect(host.sim.faults().map((f) => f.times)).toEqual([0, 3]);
+    host.sim.clearFaults();
+    expect(host.sim.faults()).toEqual([]);
   });
 
   it("clears faults", async () => {

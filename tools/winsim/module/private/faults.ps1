@@ -32,6 +32,13 @@ function Use-WinSimFault([string]$Command, [System.Collections.IDictionary]$Para
     return $null
 }
 
+# An error fault marked terminating is thrown, as a cmdlet's own terminating errors are; otherwise written.
+function Test-WinSimFaultTerminating($Fault) {
+    $spec = Get-WinSimField $Fault 'error' $null
+    if ($null -eq $spec) { return $false }
+    return [bool](Get-WinSimField $spec 'terminating' $false)
+}
+
 function New-WinSimFaultError($Fault) {
     $spec = Get-WinSimField $Fault 'error' ([pscustomobject]@{})
     $get = { param($name, $default) if ($null -ne $spec.PSObject.Properties[$name] -and $null -ne $spec.$name) { $spec.$name } else { $default } }

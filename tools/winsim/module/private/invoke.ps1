@@ -6,7 +6,9 @@ function Invoke-WinSimCommand {
         [System.Management.Automation.PSCmdlet]$Cmdlet,
         [System.Collections.IDictionary]$Bound,
         [System.Collections.IDictionary]$Target,
-        [scriptblock]$Action
+        [scriptblock]$Action,
+        # For a proxy over a real cmdlet: the action neither reads nor changes simulated state.
+        [switch]$Stateless
     )
     $wsCommand = $Cmdlet.MyInvocation.MyCommand.Name
     $wsStart = Get-WinSimNow
@@ -39,7 +41,7 @@ function Invoke-WinSimCommand {
             $ctx.Items.Add((New-WinSimFaultError $wsFault))
             $wsOutcome = 'fault'
         } else {
-            $ctx.State = Read-WinSimState
+            if (-not $Stateless) { $ctx.State = Read-WinSimState }
             $null = & $Action $ctx
             if ($ctx.Changed) { Write-WinSimState $ctx.State }
             foreach ($item in $ctx.Items) { if ($item -is [System.Management.Automation.ErrorRecord]) { $wsOutcome = 'error' } }
@@ -48,8 +50,12 @@ function Invoke-WinSimCommand {
     } finally {
         Exit-WinSimLock $wsLock
     }
+    $wsThrow = $wsKind -eq 'error' -and (Test-WinSimFaultTerminating $wsFault)
     foreach ($item in $ctx.Items) {
-        if ($item -is [System.Management.Automation.ErrorRecord]) { $Cmdlet.WriteError($item) } else { $Cmdlet.WriteObject($item) }
+        if ($item -is [System.Management.Automation.ErrorRecord]) {
+            if ($wsThrow) { $Cmdlet.ThrowTerminatingError($item) }
+            $Cmdlet.WriteError($item)
+        } else { $Cmdlet.WriteObject($item) }
     }
 }
 

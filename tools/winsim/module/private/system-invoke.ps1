@@ -51,8 +51,12 @@ function Invoke-WinSimSystemCommand {
     $wsLock = Enter-WinSimLock
     try { Add-WinSimCallLog $wsCommand $wsParams $Target $wsStart (Get-WinSimNow) $wsOutcome } finally { Exit-WinSimLock $wsLock }
     $writer = $script:WinSimErrorWriters[$wsCommand]
+    $wsThrow = $wsKind -eq 'error' -and (Test-WinSimFaultTerminating $wsFault)
     foreach ($item in $ctx.Items) {
-        if ($item -is [System.Management.Automation.ErrorRecord]) { & $writer -Record $item } else { $Cmdlet.WriteObject($item) }
+        if ($item -is [System.Management.Automation.ErrorRecord]) {
+            if ($wsThrow) { $Cmdlet.ThrowTerminatingError($item) }
+            & $writer -Record $item
+        } else { $Cmdlet.WriteObject($item) }
     }
 }
 
