@@ -151,7 +151,7 @@ export class Disk {
   /** The disk's size in bytes. */
   async getDiskStats(request: GetDiskStatsRequest): Promise<GetDiskStatsResponse> {
     const number = diskNumber(request, "getDiskStats");
-    const disk = await this.#call(`getDiskStats(disk ${number})`, () => this.#host.getDisk(number));
+    const disk = await this.#locked("getDiskStats", number, () => this.#host.getDisk(number));
     return { totalBytes: disk.size };
   }
 
@@ -183,7 +183,7 @@ export class Disk {
   /** Whether the disk is online. */
   async getDiskState(request: GetDiskStateRequest): Promise<GetDiskStateResponse> {
     const number = diskNumber(request, "getDiskState");
-    const disk = await this.#call(`getDiskState(disk ${number})`, () => this.#host.getDisk(number));
+    const disk = await this.#locked("getDiskState", number, () => this.#host.getDisk(number));
     return { isOnline: !disk.isOffline };
   }
 
@@ -234,7 +234,8 @@ export class Disk {
     }
   }
 
-  async #locked(method: string, number: number, work: () => Promise<void>): Promise<void> {
-    await this.#call(`${method}(disk ${number})`, () => diskLocks.run(`disk:${number}`, work));
+  // Reads take the lock too: a read issued after a change to the disk sees the change, never a half.
+  async #locked<T>(method: string, number: number, work: () => Promise<T>): Promise<T> {
+    return this.#call(`${method}(disk ${number})`, () => diskLocks.run(`disk:${number}`, work));
   }
 }

@@ -1,5 +1,5 @@
 import { isCsiProxyError, type CsiProxyError } from "@csi-proxy/exec";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Disk } from "../src/disk.js";
 import { DiskNotFoundError } from "../src/errors.js";
 import { FakeDiskHost, powerShellError, type FakeDisk } from "./fake-host.js";
@@ -218,6 +218,39 @@ describe("partitionDisk", () => {
       new Disk({ host }).setDiskState({ diskNumber: 1, isOnline: true }),
     ]);
     expect(maxActiveOnOne).toBe(2);
+  });
+
+  it("lets a read issued during a change wait for it, so it never sees the disk halfway", async () => {
+    const { host, disk } = setup([fakeDisk({ isOffline: true, isReadOnly: true })]);
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    host.hook = async (method) => {
+      // Holds the change between its two Set-Disk steps: online, still read-only.
+      if (method === "setReadOnly") await held;
+    };
+    const change = disk.setDiskState({ diskNumber: 1, isOnline: true });
+    const state = disk.getDiskState({ diskNumber: 1 });
+    const stats = disk.getDiskStats({ diskNumber: 1 });
+    try {
+      await vi.waitFor(() => expect(host.calls.at(-1)?.method).toBe("setReadOnly"));
+      expect(host.calls.filter((c) => c.method === "getDisk")).toHaveLength(2);
+    } finally {
+      release();
+    }
+    await expect(Promise.all([change, state, stats])).resolves.toMatchObject([
+      {},
+      { isOnline: true },
+      {},
+    ]);
+    // Both reads ran once the change had finished.
+    expect(host.calls.map((c) => c.method)).toEqual([
+      "getDisk",
+      "setOffline",
+      "getDisk",
+      "setReadOnly",
+      "getDisk",
+      "getDisk",
+    ]);
   });
 });
 
