@@ -1,3 +1,4 @@
+import { type Disk } from "@csi-proxy/disk";
 import { type Iscsi } from "@csi-proxy/iscsi";
 import { type Smb } from "@csi-proxy/smb";
 import { type Volume } from "@csi-proxy/volume";
@@ -5,18 +6,23 @@ import type { CallLogEntry, ScenarioSpec, SimState } from "@csi-proxy/winsim";
 
 const gib = 1024 ** 3;
 export const volumeDisks = [1, 2, 3, 4, 5, 6];
+/** Disks only brought online and offline: kept apart from the volumes, whose calls they would fail. */
+export const stateDisks = [7, 8];
 export const shares = ["s0", "s1", "s2", "s3"];
 export const iqns = ["t0", "t1", "t2"].map((t) => `iqn.2003-01.org.example.array:${t}`);
 export const portal = { targetAddress: "10.0.0.5" };
 
-/** Six volumes, four shares, three targets. */
+/** Six volumes, two disks to online and offline, four shares, three targets. */
 export const concurrencyScenario: ScenarioSpec = {
-  disks: volumeDisks.map((number) => ({
-    number,
-    size: gib,
-    partitionStyle: "GPT" as const,
-    partitions: [{ fileSystem: "NTFS" as const }],
-  })),
+  disks: [
+    ...volumeDisks.map((number) => ({
+      number,
+      size: gib,
+      partitionStyle: "GPT" as const,
+      partitions: [{ fileSystem: "NTFS" as const }],
+    })),
+    ...stateDisks.map((number) => ({ number, size: gib, partitionStyle: "GPT" as const })),
+  ],
   smb: { servers: [{ name: "fs1", accounts: { "CONTOSO\\alice": "pw-alice-1" }, shares }] },
   iscsi: {
     servers: [{ address: portal.targetAddress, targets: iqns.map((iqn) => ({ iqn, luns: [] })) }],
@@ -26,6 +32,7 @@ export const concurrencyScenario: ScenarioSpec = {
 
 /** The groups an operation runs on. */
 export interface Groups {
+  readonly disk: Disk;
   readonly volume: Volume;
   readonly smb: Smb;
   readonly iscsi: Iscsi;
@@ -79,7 +86,18 @@ export function operations(
                 ? volume.formatVolume({ volumeId, label })
                 : volume.isVolumeFormatted({ volumeId }),
       });
-    } else if (kind < 0.8) {
+    } else if (kind < 0.7) {
+      const diskNumber = pick(stateDisks);
+      const action = pick(["online", "offline", "state"]);
+      ops.push({
+        resource: `disk:${diskNumber}`,
+        label: `${action} disk ${diskNumber}`,
+        run: ({ disk }) =>
+          action === "state"
+            ? disk.getDiskState({ diskNumber })
+            : disk.setDiskState({ diskNumber, isOnline: action === "online" }),
+      });
+    } else if (kind < 0.85) {
       const share = pick(shares);
       const remotePath = `\\\\fs1\\${share}`;
       const map = next() < 0.5;
@@ -156,6 +174,10 @@ export function overlaps(
 /** The state that operations change, with paths made relative to the host's root. */
 export function comparable(state: SimState, root: string): unknown {
   return {
+    disks: stateDisks.map((number) => {
+      const disk = state.disks.find((d) => d.number === number);
+      return { number, isOffline: disk?.isOffline, offlineReason: disk?.offlineReason };
+    }),
     volumes: volumeDisks.map((disk) => {
       const partition = state.partitions.find((p) => p.diskNumber === disk && p.volume !== null);
       const volume = state.volumes.find((v) => v.guid === partition?.volume);

@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { Disk } from "@csi-proxy/disk";
 import { createPowerShell, type PowerShell } from "@csi-proxy/exec";
 import { Iscsi } from "@csi-proxy/iscsi";
 import { createNodeSmbLinkHost, Smb } from "@csi-proxy/smb";
@@ -47,6 +48,7 @@ async function createNode(pwsh: string): Promise<Node> {
   for (const disk of volumeDisks)
     for (const slot of ["a", "b"]) mkdirSync(mountDir(disk, slot), { recursive: true });
   const groups = {
+    disk: new Disk({ shell }),
     volume: new Volume({ shell, pathStyle: "posix" }),
     smb: new Smb({
       shell,
@@ -86,6 +88,15 @@ describeWithPwsh("concurrency: hundreds of mixed operations on a pool of 4", (pw
       await node.shell.close();
       await node.sim.dispose();
     }
+  });
+
+  it("the mix holds every kind of operation", () => {
+    const kinds = new Set(serial.ops.map((op) => op.label.split(" ")[0]));
+    expect([...kinds].sort()).toEqual(
+      ["connect", "disconnect", "format", "map", "mount", "offline", "online", "state"]
+        .concat(["stats", "unmap", "unmount"])
+        .sort(),
+    );
   });
 
   it("every operation gives the result it gives in a serial run", () => {
