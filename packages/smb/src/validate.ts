@@ -23,6 +23,20 @@ export function requestObject(request: unknown): Record<string, unknown> {
   return requestFields(request, "Smb");
 }
 
+/**
+ * The account in a logon name, as PowerShell's credential splits it: after the first `\\`; else,
+ * when the text after the last `@` has no dot, before that `@`; else the whole name (a UPN). When
+ * it is empty (`@corp`, `CORP\\`) the credential cannot become a Windows logon, and the failure
+ * would only come once a process had started.
+ */
+function accountPart(username: string): string {
+  const slash = username.indexOf("\\");
+  if (slash !== -1) return username.slice(slash + 1);
+  const at = username.lastIndexOf("@");
+  if (at === -1 || username.includes(".", at)) return username;
+  return username.slice(0, at);
+}
+
 function optionalString(value: unknown, field: string): string | undefined {
   if (value === undefined || value === null || value === "") return undefined;
   if (typeof value !== "string") throw invalidArgument(`${field} must be a string.`);
@@ -48,6 +62,10 @@ export function checkNewMapping(request: unknown, rules: LocalPathRules): Checke
     throw invalidArgument("password was given without a username.");
   if (username !== undefined && (username.length > maxUserLength || hasControlCharacter(username)))
     throw invalidArgument("username is too long or contains control characters.");
+  if (username !== undefined && accountPart(username) === "")
+    throw invalidArgument(
+      "username names no account: use user, DOMAIN\\user or user@domain with a non-empty user.",
+    );
   // A SecureString ends at NUL, so Windows would log in with a shorter password than the one given.
   if (password?.includes("\u0000") === true)
     throw invalidArgument("password contains a NUL character.");

@@ -7,6 +7,16 @@ import { uncToLocal } from "@csi-proxy/winsim";
 import { beforeEach, expect, it } from "vitest";
 import { alice, bob, causeId, failure, useSmbSim } from "./sim-setup.js";
 
+/** Whether PowerShell can turn the name into a Windows logon, as New-SmbGlobalMapping must. */
+const splits = ps("smb.test.splits")`
+param([string]$UserName)
+$secure = ConvertTo-SecureString -String 'p' -AsPlainText -Force
+try {
+    $null = (New-Object -TypeName System.Management.Automation.PSCredential -ArgumentList $UserName, $secure).GetNetworkCredential()
+    $true
+} catch { $false }
+`;
+
 function expectNoPassword(error: unknown, ...passwords: string[]): void {
   const shown = inspect(error, { depth: null, showHidden: true });
   for (const password of passwords) expect(shown).not.toContain(password);
@@ -64,6 +74,36 @@ describeWithPwsh("Smb failures on the simulated host (session mode)", (pwsh) => 
     expect(error.code).toBe("NOT_FOUND");
     expect(causeId(error)).toBe(`Windows System Error ${code},New-SmbGlobalMapping`);
     expect(h().sim.state().smb?.mappings).toEqual([]);
+  });
+
+  it("refuses up front exactly the logon names PowerShell's credential cannot split", async () => {
+    const names = [
+      "@corp",
+      "CORP\\",
+      "\\",
+      "@",
+      "@corp.com",
+      "alice@",
+      ".@",
+      "a@b@c",
+      "\\ ",
+      "a.b@c",
+    ];
+    const verdicts = await Promise.all(
+      names.map(async (username) => {
+        const powershell = await h().shell.run<boolean>(splits, { UserName: username });
+        const error = await h()
+          .smb.newSmbGlobalMapping({ remotePath: "\\\\fs1\\data", username, password: "p" })
+          .then(
+            () => undefined,
+            (e: unknown) => e as { code?: string },
+          );
+        return { username, powershell, refused: error?.code === "INVALID_ARGUMENT" };
+      }),
+    );
+    for (const { username, powershell, refused } of verdicts)
+      expect({ username, refused }).toEqual({ username, refused: !powershell });
+    expect(verdicts.filter((v) => v.refused).length).toBeGreaterThan(0);
   });
 
   it("reports a missing credential as FAILED_PRECONDITION (-Credential is mandatory)", async () => {

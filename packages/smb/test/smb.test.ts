@@ -93,6 +93,25 @@ describe("newSmbGlobalMapping", () => {
     expect(host.newRequests.map((r) => r.requirePrivacy)).toEqual([true, false, true]);
   });
 
+  it.each([
+    "alice",
+    "alice@",
+    "alice@corp",
+    "alice@corp.com",
+    "@corp.com",
+    "\\alice",
+    "CORP\\alice",
+    "a@b@c",
+    "CORP\\a@b",
+  ])(
+    "accepts the logon name %s, which PowerShell can turn into a Windows logon",
+    async (username) => {
+      const { host, smb } = setup();
+      await smb.newSmbGlobalMapping({ remotePath: "\\\\a\\one", username, password: "p" });
+      expect(host.newRequests[0]?.username).toBe(username);
+    },
+  );
+
   it("sends no credential when no username is given (empty strings count as absent)", async () => {
     const { host, smb } = setup();
     await smb.newSmbGlobalMapping({ remotePath: "\\\\a\\one", username: "", password: "" });
@@ -190,6 +209,18 @@ describe("validation happens before any host call", () => {
     ["a password without a username", { remotePath: "\\\\srv\\share", password: "p" }],
     ["a non-boolean requirePrivacy", { remotePath: "\\\\srv\\share", requirePrivacy: "yes" }],
     ["a non-string password", { remotePath: "\\\\srv\\share", username: "u", password: 42 }],
+    [
+      "a username with an empty account (@corp)",
+      { remotePath: "\\\\srv\\share", username: "@corp", password: "p" },
+    ],
+    [
+      "a username with an empty account (CORP\\)",
+      { remotePath: "\\\\srv\\share", username: "CORP\\", password: "p" },
+    ],
+    [
+      "a username that is only a separator",
+      { remotePath: "\\\\srv\\share", username: "\\", password: "p" },
+    ],
   ];
 
   it.each(bad)("rejects %s with INVALID_ARGUMENT", async (_, request) => {

@@ -80,10 +80,10 @@ describeWithPwsh("injection: every string parameter of Smb", (pwsh) => {
         const code = await proveValue(host, started, call, undefined);
         expect(code).not.toBe("ok");
         if (code === "INVALID_ARGUMENT") return;
+        // Names PSCredential cannot turn into a logon ("@corp") are refused up front, so every
+        // name that got this far reached the cmdlet.
         const logged = host.since().filter((c) => c.command === "New-SmbGlobalMapping");
-        // PSCredential refuses some forms (a leading "@") before the cmdlet runs: typed, nothing mapped.
-        if (logged.length === 0) expect(code).toBe("COMMAND_FAILED");
-        else expect(logged.map((c) => c.parameters.Credential)).toContain(username);
+        expect(logged.map((c) => c.parameters.Credential)).toContain(username);
       }),
       runs,
     );
