@@ -56,11 +56,16 @@ describeWithPwsh("injection: every string parameter of Iscsi", (pwsh) => {
       (v) => iscsi.getTargetDisks({ targetPortal, iqn: v }),
     ];
     await fc.assert(
-      fc.asyncProperty(hostile, fc.constantFrom(...calls), async (value, call) => {
-        expect(await proveValue(host, started, () => call(value), undefined)).toBe(
-          "INVALID_ARGUMENT",
-        );
-      }),
+      // A plain name such as "A" is a valid host name, not a hostile value: it may reach the host.
+      fc.asyncProperty(
+        hostile.filter((v) => !/^[A-Za-z0-9.-]*$/.test(v)),
+        fc.constantFrom(...calls),
+        async (value, call) => {
+          expect(await proveValue(host, started, () => call(value), undefined)).toBe(
+            "INVALID_ARGUMENT",
+          );
+        },
+      ),
       runs,
     );
   });
