@@ -57,7 +57,7 @@ export function isWindowsPowerShell(executable: string): boolean {
 
 export function resolveConfig(
   options: PowerShellOptions = {},
-  platform = process.platform,
+  platform: string = process.platform, // not NodeJS.Platform: the .d.ts must not need @types/node
 ): ResolvedConfig {
   const executable = options.executable ?? (platform === "win32" ? "powershell.exe" : "pwsh");
   if (executable.trim() === "") throw invalidArgument("executable must not be empty.");

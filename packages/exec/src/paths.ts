@@ -4,7 +4,8 @@ import { invalidArgument } from "./errors.js";
 export type PathStyle = "windows" | "posix";
 
 /** The path style of the running platform. */
-export function platformPathStyle(platform: NodeJS.Platform = process.platform): PathStyle {
+// `string`, not `NodeJS.Platform`: the published .d.ts must not need @types/node's globals.
+export function platformPathStyle(platform: string = process.platform): PathStyle {
   return platform === "win32" ? "windows" : "posix";
 }
 

@@ -1,3 +1,5 @@
+/// <reference types="node" preserve="true" />
+// FilesystemHost uses Node's fs types; the kept directive loads them for consumers (TS 6: `types: []`).
 import { type Stats, realpath as realpathCallback } from "node:fs";
 import {
   lstat,
