@@ -2,7 +2,16 @@ import type { PowerShell } from "@csi-proxy/exec";
 import { allowedCommand, type AllowedCommand } from "./commands.js";
 import { inspectScript, type UsedCommand, type UsedParameter } from "./inspect.js";
 import { resolveParameter } from "./parameters.js";
+import { setupCommand } from "./setup-commands.js";
 import { commonCommands } from "./signatures.js";
+
+/** Options of {@link checkScript}. */
+export interface CheckOptions {
+  /** Also allow the setup-only cmdlets (signatures/setup-cmdlets.json): test setup scripts only. */
+  readonly setup?: boolean;
+  /** Functions defined elsewhere (a dot-sourced helper file) that the script may call. */
+  readonly knownFunctions?: readonly string[];
+}
 
 /** A reason a script would fail, or misbehave, on a real Windows host. */
 export interface ScriptProblem {
@@ -47,8 +56,9 @@ function parameterProblem(command: AllowedCommand, used: UsedParameter): ScriptP
   return undefined;
 }
 
-function commandProblems(used: UsedCommand): ScriptProblem[] {
-  const command = allowedCommand(used.name);
+function commandProblems(used: UsedCommand, options: CheckOptions): ScriptProblem[] {
+  const command =
+    allowedCommand(used.name) ?? (options.setup === true ? setupCommand(used.name) : undefined);
   if (command === undefined) {
     const sevenOnly = commonCommands.ps7OnlyCommands.some(
       (c) => c.toLowerCase() === used.name.toLowerCase(),
@@ -71,14 +81,20 @@ function commandProblems(used: UsedCommand): ScriptProblem[] {
  * tables, parameters the real command lacks (or only PowerShell 7 has), ambiguous prefixes,
  * reads of the process environment, and PowerShell-7-only syntax.
  */
-export async function checkScript(shell: PowerShell, text: string): Promise<ScriptProblem[]> {
+export async function checkScript(
+  shell: PowerShell,
+  text: string,
+  options: CheckOptions = {},
+): Promise<ScriptProblem[]> {
   const found = await inspectScript(shell, text);
-  const own = new Set(found.functions.map((f) => f.toLowerCase()));
+  const own = new Set(
+    [...found.functions, ...(options.knownFunctions ?? [])].map((f) => f.toLowerCase()),
+  );
   const problems: ScriptProblem[] = [];
   // The per-command check below replaces the syntax check's name-only list of 7-only parameters.
   problems.push(...found.syntax.filter((s) => s.kind !== "ps7-parameter"));
   for (const used of found.commands) {
-    if (!own.has(used.name.toLowerCase())) problems.push(...commandProblems(used));
+    if (!own.has(used.name.toLowerCase())) problems.push(...commandProblems(used, options));
   }
   for (const read of found.envReads) {
     const detail = `reads the environment (${read.detail}); caller data must come as parameters`;

@@ -8,7 +8,11 @@ export type {
   EnvRead,
 } from "./inspect.js";
 export { checkScript } from "./check-script.js";
-export type { ScriptProblem } from "./check-script.js";
+export type { CheckOptions, ScriptProblem } from "./check-script.js";
+export { checkSetupScripts } from "./setup-scripts.js";
+export type { SetupScriptReport } from "./setup-scripts.js";
+export { setupCmdlets, setupCommand } from "./setup-commands.js";
+export type { SetupCmdlet, SetupCmdletTable } from "./setup-commands.js";
 export { allowedCommand } from "./commands.js";
 export type { AllowedCommand } from "./commands.js";
 export { resolveParameter } from "./parameters.js";
