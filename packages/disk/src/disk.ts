@@ -2,10 +2,12 @@ import {
   bindHost,
   createKeyedLock,
   CsiProxyError,
+  invalidArgument,
+  isCsiProxyError,
   type HostBinding,
   type HostOptions,
 } from "@csi-proxy/exec";
-import { hasStorageWmiCode, operationFailed } from "./errors.js";
+import { DiskReadOnlyError, hasStorageWmiCode, operationFailed } from "./errors.js";
 import { createPowerShellDiskHost, type DiskHost } from "./host.js";
 import { normalizeSerialNumber, parseLocation } from "./rules.js";
 import type {
@@ -29,7 +31,13 @@ import type {
   SetDiskStateRequest,
   SetDiskStateResponse,
 } from "./types.js";
-import { booleanField, diskNumber, nonEmptyString, requestObject } from "./validate.js";
+import {
+  booleanField,
+  diskNumber,
+  nonEmptyString,
+  optionalBooleanField,
+  requestObject,
+} from "./validate.js";
 
 /** Raw MSFT_Disk.PartitionStyle of an uninitialised disk. */
 const rawPartitionStyle = 0;
@@ -56,7 +64,7 @@ export type DiskOptions = HostOptions<DiskHost>;
  *
  * const disk = new Disk({ shell: createPowerShell() });
  * const { diskNumber } = await disk.getDiskNumberByPage83({ page83: "Google  persistent-disk-1" });
- * await disk.setDiskState({ diskNumber, isOnline: true });
+ * await disk.setDiskState({ diskNumber, isOnline: true, clearReadOnly: true });
  * await disk.partitionDisk({ diskNumber });
  * ```
  */
@@ -157,27 +165,32 @@ export class Disk {
 
   /**
    * Brings the disk online or takes it offline; only calls that change something are made.
-   * Online also clears read-only (SAN policy and signature collisions leave disks offline and
-   * read-only): first `IsOffline $false`, then, reading the disk again, `IsReadOnly $false`.
-   * Offline leaves read-only alone.
+   * Read-only is left alone unless `clearReadOnly` is set: then, after `IsOffline $false`, the
+   * disk is read again (Windows may apply read-only as it comes online) and `IsReadOnly $false`
+   * is set if needed, then checked. If the disk stays read-only it stays online and the call
+   * fails with {@link DiskReadOnlyError} (`FAILED_PRECONDITION`); a retry only retries the clearing.
    */
   async setDiskState(request: SetDiskStateRequest): Promise<SetDiskStateResponse> {
     const number = diskNumber(request, "setDiskState");
     const isOnline = booleanField(request, "isOnline", "setDiskState");
-    await this.#locked("setDiskState", number, async () => {
+    const clearReadOnly = optionalBooleanField(request, "clearReadOnly", "setDiskState");
+    if (clearReadOnly && !isOnline) {
+      throw invalidArgument("setDiskState: clearReadOnly needs isOnline: true.");
+    }
+    return this.#locked("setDiskState", number, async () => {
       let disk = await this.#host.getDisk(number);
       if (!isOnline) {
         if (!disk.isOffline) await this.#host.setOffline(number, true);
-        return;
+        return { isReadOnly: disk.isReadOnly };
       }
       if (disk.isOffline) {
         await this.#host.setOffline(number, false);
-        // Windows may apply read-only when the disk comes online, so decide on the fresh state.
         disk = await this.#host.getDisk(number);
       }
-      if (disk.isReadOnly) await this.#host.setReadOnly(number, false);
+      if (!clearReadOnly || !disk.isReadOnly) return { isReadOnly: disk.isReadOnly };
+      await this.#clearReadOnly(number);
+      return { isReadOnly: false };
     });
-    return {};
   }
 
   /** Whether the disk is online. */
@@ -215,6 +228,21 @@ export class Disk {
   /** Closes the PowerShell this instance created itself; a shell or host given to it is left open. */
   async close(): Promise<void> {
     await this.#binding.close();
+  }
+
+  // The disk is online by now: a refusal must not read as "onlining failed", so it becomes a
+  // DiskReadOnlyError; only a storage-side refusal (a cmdlet error) is, timeouts and misses keep their code.
+  async #clearReadOnly(number: number): Promise<void> {
+    try {
+      await this.#host.setReadOnly(number, false);
+    } catch (error) {
+      if (isCsiProxyError(error) && error.code === "COMMAND_FAILED") {
+        throw new DiskReadOnlyError(number, { cause: error });
+      }
+      throw error;
+    }
+    // Whether Windows can report success and keep the attribute is not documented: check.
+    if ((await this.#host.getDisk(number)).isReadOnly) throw new DiskReadOnlyError(number);
   }
 
   async #initialize(number: number): Promise<void> {

@@ -25,6 +25,41 @@ Object.defineProperty(DiskNotFoundError.prototype, "name", {
   configurable: true,
 });
 
+const readOnlyBrand = Symbol.for("csi-proxy.disk.read-only-error");
+
+/**
+ * `setDiskState({ isOnline: true, clearReadOnly: true })` brought the disk online (or found it
+ * online) but it is still read-only: Windows refused to clear the attribute (e.g. the LUN or the
+ * attachment is read-only on the storage side) or the attribute came back. Code
+ * `FAILED_PRECONDITION`. The disk stays online, so a retry only tries the clearing again; the
+ * refusal, when there was one, is the `cause`.
+ */
+export class DiskReadOnlyError extends CsiProxyError {
+  /** The disk that stayed read-only. */
+  readonly diskNumber: number;
+
+  constructor(diskNumber: number, options: { cause?: unknown } = {}) {
+    const reason = options.cause instanceof Error ? `: ${options.cause.message}` : ".";
+    super(`Disk ${diskNumber} is online but still read-only; clearing read-only failed${reason}`, {
+      code: "FAILED_PRECONDITION",
+      cause: options.cause,
+    });
+    this.diskNumber = diskNumber;
+  }
+}
+
+Object.defineProperty(DiskReadOnlyError.prototype, "name", {
+  value: "DiskReadOnlyError",
+  writable: true,
+  configurable: true,
+});
+Object.defineProperty(DiskReadOnlyError.prototype, readOnlyBrand, { value: true });
+
+/** Whether `value` is a {@link DiskReadOnlyError} (from any installed copy). */
+export function isDiskReadOnlyError(value: unknown): value is DiskReadOnlyError {
+  return isCsiProxyError(value) && (value as { [readOnlyBrand]?: unknown })[readOnlyBrand] === true;
+}
+
 /** The PowerShell error record of a failure, read structurally so duplicate installs still match. */
 function recordOf(error: unknown): PowerShellErrorRecord | undefined {
   if (!isCsiProxyError(error)) return undefined;
@@ -52,13 +87,14 @@ export function hasStorageWmiCode(error: unknown, code: number): boolean {
 
 /**
  * Names the operation in a failure's message while keeping its code; the original error (usually
- * a `PowerShellError` with the full record) stays reachable as `cause`. Not-found and argument
- * errors pass through unchanged: they already say what went wrong and callers branch on them.
+ * a `PowerShellError` with the full record) stays reachable as `cause`. Not-found, argument and
+ * read-only errors pass through unchanged: they already say what went wrong and callers branch on them.
  */
 export function operationFailed(operation: string, error: unknown): CsiProxyError {
   if (isCsiProxyError(error) && (error.code === "NOT_FOUND" || error.code === "INVALID_ARGUMENT")) {
     return error;
   }
+  if (isDiskReadOnlyError(error)) return error;
   const code = isCsiProxyError(error) ? error.code : "COMMAND_FAILED";
   const reason = error instanceof Error ? error.message : String(error);
   return new CsiProxyError(`${operation} failed: ${reason}`, { code, cause: error });

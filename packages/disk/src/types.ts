@@ -92,11 +92,21 @@ export interface GetDiskStatsResponse {
 
 /** Request of {@link Disk.setDiskState}. */
 export interface SetDiskStateRequest extends DiskNumberRequest {
-  /** `true` brings the disk online and clears read-only; `false` takes it offline. */
+  /** `true` brings the disk online; `false` takes it offline. */
   readonly isOnline: boolean;
+  /**
+   * With `isOnline: true`, also clear the read-only attribute (`Set-Disk -IsReadOnly $false`),
+   * e.g. for a disk that SAN policy brought up offline and read-only. Default `false`: the
+   * attribute stays as the storage side set it (a read-only attachment stays read-only). Not
+   * allowed with `isOnline: false`.
+   */
+  readonly clearReadOnly?: boolean;
 }
-/** Response of {@link Disk.setDiskState}: no fields. */
-export type SetDiskStateResponse = Empty;
+/** Response of {@link Disk.setDiskState}. */
+export interface SetDiskStateResponse {
+  /** `MSFT_Disk.IsReadOnly` after the call (before it, for `isOnline: false`). */
+  readonly isReadOnly: boolean;
+}
 
 /** Request of {@link Disk.getDiskState}. */
 export type GetDiskStateRequest = DiskNumberRequest;

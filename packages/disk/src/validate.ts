@@ -17,6 +17,12 @@ export function booleanField(request: unknown, field: string, method: string): b
   return value;
 }
 
+/** An optional boolean field: absent (or undefined) is `false`. */
+export function optionalBooleanField(request: unknown, field: string, method: string): boolean {
+  if (requestObject(request, method)[field] === undefined) return false;
+  return booleanField(request, field, method);
+}
+
 /** A non-empty string field. */
 export function nonEmptyString(request: unknown, field: string, method: string): string {
   const value = requestObject(request, method)[field];

@@ -1,7 +1,8 @@
-import { isCsiProxyError, type CsiProxyError } from "@csi-proxy/exec";
+import { CsiProxyError, isCsiProxyError } from "@csi-proxy/exec";
 import { describe, expect, it, vi } from "vitest";
 import { Disk } from "../src/disk.js";
-import { DiskNotFoundError } from "../src/errors.js";
+import { DiskNotFoundError, DiskReadOnlyError, isDiskReadOnlyError } from "../src/errors.js";
+import type { SetDiskStateRequest } from "../src/types.js";
 import { FakeDiskHost, powerShellError, type FakeDisk } from "./fake-host.js";
 
 function fakeDisk(overrides: Partial<FakeDisk> = {}): FakeDisk {
@@ -228,7 +229,7 @@ describe("partitionDisk", () => {
       // Holds the change between its two Set-Disk steps: online, still read-only.
       if (method === "setReadOnly") await held;
     };
-    const change = disk.setDiskState({ diskNumber: 1, isOnline: true });
+    const change = disk.setDiskState({ diskNumber: 1, isOnline: true, clearReadOnly: true });
     const state = disk.getDiskState({ diskNumber: 1 });
     const stats = disk.getDiskStats({ diskNumber: 1 });
     try {
@@ -238,11 +239,11 @@ describe("partitionDisk", () => {
       release();
     }
     await expect(Promise.all([change, state, stats])).resolves.toMatchObject([
-      {},
+      { isReadOnly: false },
       { isOnline: true },
       {},
     ]);
-    // Both reads ran once the change had finished.
+    // Both reads ran once the change (and its check that read-only is gone) had finished.
     expect(host.calls.map((c) => c.method)).toEqual([
       "getDisk",
       "setOffline",
@@ -250,34 +251,103 @@ describe("partitionDisk", () => {
       "setReadOnly",
       "getDisk",
       "getDisk",
+      "getDisk",
     ]);
   });
 });
 
 describe("setDiskState", () => {
-  it("brings an offline, read-only disk online, then clears read-only", async () => {
+  it("brings an offline, read-only disk online and leaves read-only as it was (F3)", async () => {
     const { host, disk } = setup([fakeDisk({ isOffline: true, isReadOnly: true })]);
-    await expect(disk.setDiskState({ diskNumber: 1, isOnline: true })).resolves.toEqual({});
+    await expect(disk.setDiskState({ diskNumber: 1, isOnline: true })).resolves.toEqual({
+      isReadOnly: true,
+    });
+    expect(host.calls).toEqual([
+      { method: "getDisk", args: [1] },
+      { method: "setOffline", args: [1, false] },
+      { method: "getDisk", args: [1] },
+    ]);
+    expect(host.disks.get(1)).toMatchObject({ isOffline: false, isReadOnly: true });
+  });
+
+  it("with clearReadOnly, brings the disk online, clears read-only and checks it is gone", async () => {
+    const { host, disk } = setup([fakeDisk({ isOffline: true, isReadOnly: true })]);
+    await expect(
+      disk.setDiskState({ diskNumber: 1, isOnline: true, clearReadOnly: true }),
+    ).resolves.toEqual({ isReadOnly: false });
     expect(host.calls).toEqual([
       { method: "getDisk", args: [1] },
       { method: "setOffline", args: [1, false] },
       { method: "getDisk", args: [1] },
       { method: "setReadOnly", args: [1, false] },
+      { method: "getDisk", args: [1] },
     ]);
     expect(host.disks.get(1)).toMatchObject({ isOffline: false, isReadOnly: false });
   });
 
-  it("clears read-only that Windows applies when the disk comes online", async () => {
+  it("with clearReadOnly, clears read-only that Windows applies when the disk comes online", async () => {
     const { host, disk } = setup([fakeDisk({ isOffline: true, readOnlyWhenOnlined: true })]);
-    await disk.setDiskState({ diskNumber: 1, isOnline: true });
-    expect(host.methods()).toEqual(["getDisk", "setOffline", "getDisk", "setReadOnly"]);
+    await disk.setDiskState({ diskNumber: 1, isOnline: true, clearReadOnly: true });
+    expect(host.methods()).toEqual(["getDisk", "setOffline", "getDisk", "setReadOnly", "getDisk"]);
     expect(host.disks.get(1)).toMatchObject({ isOffline: false, isReadOnly: false });
   });
 
-  it("clears read-only on a disk that is already online", async () => {
+  it("with clearReadOnly, clears read-only on a disk that is already online", async () => {
     const { host, disk } = setup([fakeDisk({ isReadOnly: true })]);
-    await disk.setDiskState({ diskNumber: 1, isOnline: true });
-    expect(host.methods()).toEqual(["getDisk", "setReadOnly"]);
+    await disk.setDiskState({ diskNumber: 1, isOnline: true, clearReadOnly: true });
+    expect(host.methods()).toEqual(["getDisk", "setReadOnly", "getDisk"]);
+  });
+
+  it("a refused clear leaves the disk online: DiskReadOnlyError, and a retry only retries the clear", async () => {
+    const { host, disk } = setup([fakeDisk({ isOffline: true, isReadOnly: true })]);
+    const refusal = powerShellError("StorageWMI 41002,Set-Disk", "The disk is read only.");
+    host.fail("setReadOnly", refusal);
+    const error = await failure(
+      disk.setDiskState({ diskNumber: 1, isOnline: true, clearReadOnly: true }),
+    );
+    expect(isDiskReadOnlyError(error)).toBe(true);
+    expect(error).toBeInstanceOf(DiskReadOnlyError);
+    expect(error).toMatchObject({ code: "FAILED_PRECONDITION", diskNumber: 1 });
+    expect(error.cause).toBe(refusal);
+    expect(host.disks.get(1)).toMatchObject({ isOffline: false, isReadOnly: true });
+    host.calls.length = 0;
+    await expect(
+      disk.setDiskState({ diskNumber: 1, isOnline: true, clearReadOnly: true }),
+    ).resolves.toEqual({ isReadOnly: false });
+    expect(host.methods()).toEqual(["getDisk", "setReadOnly", "getDisk"]);
+  });
+
+  it("a clear that reports success but leaves read-only is a DiskReadOnlyError too", async () => {
+    const { disk } = setup([fakeDisk({ isReadOnly: true, keepsReadOnly: true })]);
+    const error = await failure(
+      disk.setDiskState({ diskNumber: 1, isOnline: true, clearReadOnly: true }),
+    );
+    expect(isDiskReadOnlyError(error)).toBe(true);
+    expect(error.cause).toBeUndefined();
+  });
+
+  it("keeps the code of a clear that did not get an answer (timeout)", async () => {
+    const { host, disk } = setup([fakeDisk({ isReadOnly: true })]);
+    const timeout = new CsiProxyError("timed out", { code: "TIMEOUT" });
+    host.fail("setReadOnly", timeout);
+    const error = await failure(
+      disk.setDiskState({ diskNumber: 1, isOnline: true, clearReadOnly: true }),
+    );
+    expect(error.code).toBe("TIMEOUT");
+    expect(isDiskReadOnlyError(error)).toBe(false);
+  });
+
+  it.each([
+    [{ isOnline: false, clearReadOnly: true }],
+    [{ isOnline: true, clearReadOnly: "yes" }],
+    [{ isOnline: true, clearReadOnly: null }],
+  ])("rejects %j before any host call", async (fields) => {
+    const { host, disk } = setup([fakeDisk({ isReadOnly: true })]);
+    const error = await failure(
+      disk.setDiskState({ diskNumber: 1, ...fields } as unknown as SetDiskStateRequest),
+    );
+    expect(error.code).toBe("INVALID_ARGUMENT");
+    expect(host.calls).toEqual([]);
   });
 
   it("does nothing for a disk that is already online and writable", async () => {

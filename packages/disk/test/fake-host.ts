@@ -13,6 +13,8 @@ export interface FakeDisk {
   partitions: string[];
   /** Read-only is applied when the disk is brought online (SAN policy). */
   readOnlyWhenOnlined?: boolean;
+  /** Clearing read-only reports success but the attribute stays (the storage side restores it). */
+  keepsReadOnly?: boolean;
 }
 
 /** One recorded host call. */
@@ -129,7 +131,8 @@ export class FakeDiskHost implements DiskHost {
 
   async setReadOnly(diskNumber: number, isReadOnly: boolean): Promise<void> {
     await this.enter("setReadOnly", [diskNumber, isReadOnly]);
-    this.disk(diskNumber).isReadOnly = isReadOnly;
+    const disk = this.disk(diskNumber);
+    if (!(disk.keepsReadOnly === true && !isReadOnly)) disk.isReadOnly = isReadOnly;
   }
 
   async listDiskIds(): Promise<readonly HostDiskId[]> {

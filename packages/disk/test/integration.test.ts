@@ -1,7 +1,7 @@
 import { describeWithPwsh } from "@csi-proxy/test-utils";
 import { scenarios } from "@csi-proxy/winsim";
 import { describe, expect, it } from "vitest";
-import { DiskNotFoundError } from "../src/index.js";
+import { DiskNotFoundError, isDiskReadOnlyError } from "../src/index.js";
 import { causeId, failure, GiB, useSimHost } from "./sim-setup.js";
 
 const msrType = "{e3c9e316-0b5c-4db8-817d-f92df00215ae}";
@@ -164,14 +164,37 @@ describeWithPwsh("Disk on the simulated host (session mode)", (pwsh) => {
       expect(await h.disk.getDiskState({ diskNumber: 1 })).toEqual({ isOnline: false });
     });
 
-    it("brings an offline read-only SAN disk online, then clears read-only, and repeats as a no-op", async () => {
+    it("brings an offline read-only SAN disk online and leaves read-only alone by default (F3)", async () => {
       const h = host();
       h.reset({
         disks: [
           { number: 5, busType: "iSCSI", offline: true, readOnly: true, offlineReason: "Policy" },
         ],
       });
-      await h.disk.setDiskState({ diskNumber: 5, isOnline: true });
+      expect(await h.disk.setDiskState({ diskNumber: 5, isOnline: true })).toEqual({
+        isReadOnly: true,
+      });
+      expect(h.sim.state().disks.find((d) => d.number === 5)).toMatchObject({
+        isOffline: false,
+        isReadOnly: true,
+      });
+      expect(
+        h
+          .calls()
+          .filter((c) => c.command === "Set-Disk")
+          .map((c) => c.parameters),
+      ).toEqual([{ Number: 5, IsOffline: false }]);
+    });
+
+    it("with clearReadOnly, brings the SAN-policy disk online, clears read-only, and repeats as a no-op", async () => {
+      const h = host();
+      h.reset({
+        disks: [
+          { number: 5, busType: "iSCSI", offline: true, readOnly: true, offlineReason: "Policy" },
+        ],
+      });
+      const request = { diskNumber: 5, isOnline: true, clearReadOnly: true };
+      expect(await h.disk.setDiskState(request)).toEqual({ isReadOnly: false });
       expect(h.sim.state().disks.find((d) => d.number === 5)).toMatchObject({
         isOffline: false,
         isReadOnly: false,
@@ -185,8 +208,36 @@ describeWithPwsh("Disk on the simulated host (session mode)", (pwsh) => {
         { Number: 5, IsReadOnly: false },
       ]);
       h.sim.clearCalls();
-      await h.disk.setDiskState({ diskNumber: 5, isOnline: true });
+      await h.disk.setDiskState(request);
       expect(h.commands()).toEqual(["Get-Disk"]);
+    });
+
+    it("onlines a write-protected LUN without failing, and reports a refused clear as DiskReadOnlyError (F3)", async () => {
+      const h = host();
+      h.reset({ disks: [{ number: 7, busType: "iSCSI", offline: true, writeProtected: true }] });
+      // The default leaves the storage side's read-only alone, so onlining succeeds.
+      expect(await h.disk.setDiskState({ diskNumber: 7, isOnline: true })).toEqual({
+        isReadOnly: true,
+      });
+      expect(await h.disk.getDiskState({ diskNumber: 7 })).toEqual({ isOnline: true });
+      const request = { diskNumber: 7, isOnline: true, clearReadOnly: true };
+      const error = await failure(h.disk.setDiskState(request));
+      expect(isDiskReadOnlyError(error)).toBe(true);
+      expect(error).toMatchObject({ code: "FAILED_PRECONDITION", diskNumber: 7 });
+      expect(causeId(error)).toBe("StorageWMI 41002,Set-Disk");
+      // Still online: a retry does not touch IsOffline again, only the clearing.
+      h.sim.clearCalls();
+      expect(isDiskReadOnlyError(await failure(h.disk.setDiskState(request)))).toBe(true);
+      expect(
+        h
+          .calls()
+          .filter((c) => c.command === "Set-Disk")
+          .map((c) => c.parameters),
+      ).toEqual([{ Number: 7, IsReadOnly: false }]);
+      expect(h.sim.state().disks.find((d) => d.number === 7)).toMatchObject({
+        isOffline: false,
+        isReadOnly: true,
+      });
     });
 
     it("brings a signature-collision disk online", async () => {
@@ -324,12 +375,15 @@ describeWithPwsh("Disk on the simulated host (session mode)", (pwsh) => {
           category: "NotSpecified",
           exceptionType: "Microsoft.Management.Infrastructure.CimException",
           nativeErrorCode: "Failed",
-          statusCode: 40000,
         },
       });
       const error = await failure(h.disk.partitionDisk({ diskNumber: 1 }));
       expect(error.code).toBe("COMMAND_FAILED");
       expect(causeId(error)).toBe("StorageWMI 40000,New-Partition");
+      // As on Windows: StatusCode is the MI result (1 = Failed), the StorageWMI code is in MessageId.
+      expect(error.cause).toMatchObject({
+        record: { statusCode: 1, messageId: "StorageWMI 40000" },
+      });
       // The fault is spent: a retry succeeds.
       await h.disk.partitionDisk({ diskNumber: 1 });
       expect(h.sim.state().partitions.filter((p) => p.diskNumber === 1)).toHaveLength(2);
@@ -359,14 +413,16 @@ describeWithPwsh("Disk on the simulated host (session mode)", (pwsh) => {
         action: "error",
         error: { message: "Access denied", errorId: "StorageWMI 40001" },
       });
-      const error = await failure(h.disk.setDiskState({ diskNumber: 1, isOnline: true }));
-      expect(error.code).toBe("COMMAND_FAILED");
+      const request = { diskNumber: 1, isOnline: true, clearReadOnly: true };
+      const error = await failure(h.disk.setDiskState(request));
+      expect(error.code).toBe("FAILED_PRECONDITION");
+      expect(isDiskReadOnlyError(error)).toBe(true);
       expect(causeId(error)).toBe("StorageWMI 40001,Set-Disk");
       expect(h.sim.state().disks.find((d) => d.number === 1)).toMatchObject({
         isOffline: false,
         isReadOnly: true,
       });
-      await h.disk.setDiskState({ diskNumber: 1, isOnline: true });
+      await h.disk.setDiskState(request);
       expect(h.sim.state().disks.find((d) => d.number === 1)?.isReadOnly).toBe(false);
     });
 

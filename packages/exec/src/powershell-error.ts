@@ -23,7 +23,11 @@ export interface PowerShellErrorRecord {
   readonly hResult: number;
   /** `CimException.NativeErrorCode` (e.g. `NotFound`, `AccessDenied`) when a CIM call failed. */
   readonly nativeErrorCode: string | null;
-  /** `CimException.StatusCode` (e.g. the StorageWMI code) when a CIM call failed. */
+  /**
+   * `CimException.StatusCode` when a CIM call failed: the MI result (`CIM_Error.CIMStatusCode`,
+   * e.g. 1 = Failed for every StorageWMI failure), not the provider's code. Branch on the
+   * StorageWMI code through `fullyQualifiedErrorId` (`parseErrorId`) or `messageId`.
+   */
   readonly statusCode: number | null;
   /** `CimException.MessageId` when a CIM call failed. */
   readonly messageId: string | null;

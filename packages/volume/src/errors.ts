@@ -52,6 +52,15 @@ function recordOf(error: unknown): PowerShellErrorRecord | undefined {
     : undefined;
 }
 
+/** Whether a host failure is Get-PartitionSupportedSize's (e.g. `StorageWMI 4` while defragsvc is off). */
+export function isSupportedSizeFailure(error: unknown): boolean {
+  const record = recordOf(error);
+  return (
+    record !== undefined &&
+    parseErrorId(record.fullyQualifiedErrorId).command === "Get-PartitionSupportedSize"
+  );
+}
+
 /**
  * Maps a host failure to the code callers branch on: PowerShell's ObjectNotFound (query misses,
  * missing paths) → `NOT_FOUND`; access path in use (42002) → `CONFLICT`; a failed
@@ -60,9 +69,8 @@ function recordOf(error: unknown): PowerShellErrorRecord | undefined {
 export function toVolumeError(error: unknown, subject: string, volumeId = ""): unknown {
   const record = recordOf(error);
   if (record === undefined) return error;
+  if (isSupportedSizeFailure(error)) return new SupportedSizeUnavailableError(volumeId, error);
   const id = parseErrorId(record.fullyQualifiedErrorId);
-  if (id.command === "Get-PartitionSupportedSize")
-    return new SupportedSizeUnavailableError(volumeId, error);
   if (id.kind === "NotFound" || record.category === "ObjectNotFound")
     return new CsiProxyError(`${subject} was not found: ${record.message}`, {
       code: "NOT_FOUND",

@@ -9,7 +9,9 @@ param([string]$TargetPath, [int]$MaxDepth)
 $current = $TargetPath
 for ($step = 0; $step -lt $MaxDepth; $step++) {
     $item = Get-Item -LiteralPath $current -Force
-    $target = [string](@($item.Target) | Select-Object -First 1)
+    # Junctions and symbolic links only: 5.1 gives plain items hard-link "targets".
+    $target = ''
+    if ($item.LinkType -in 'Junction', 'SymbolicLink') { $target = [string](@($item.Target) | Select-Object -First 1) }
     if (-not $target) { return [pscustomobject]@{ Status = 'notMounted'; Path = $current } }
     $guid = [regex]::Match($target, 'Volume\{[\w-]*\}')
     if ($guid.Success) { return [pscustomobject]@{ Status = 'found'; VolumeId = '\\?\' + $guid.Value + '\' } }
@@ -42,8 +44,10 @@ foreach ($partition in @(Get-Partition)) {
 $current = $TargetPath
 for ($step = 0; $step -lt $MaxSteps; $step++) {
     $item = Get-Item -LiteralPath $current -Force
-    $target = [string](@($item.Target) | Select-Object -First 1)
-    if ($item.LinkType -and $target) {
+    # LinkType HardLink (a file with several names) is no link to follow.
+    $target = ''
+    if ($item.LinkType -in 'Junction', 'SymbolicLink') { $target = [string](@($item.Target) | Select-Object -First 1) }
+    if ($target) {
         $guid = [regex]::Match($target, 'Volume\{[\w-]*\}')
         if ($guid.Success) { return [pscustomobject]@{ Status = 'found'; VolumeId = '\\?\' + $guid.Value + '\' } }
         if (-not [System.IO.Path]::IsPathRooted($target)) { $target = Join-Path (Split-Path -Parent $current) $target }

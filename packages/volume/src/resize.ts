@@ -8,14 +8,18 @@ export interface ResizeDecision {
 }
 
 /**
- * Upstream's rule: the target is `requested`, or `sizeMax` when `requested` is 0; resize only
- * when it is at least 100 MiB above the current partition size (shrinks are skipped).
+ * Upstream's rule, with explicit sizes clamped: the target is `sizeMax` when `requested` is 0,
+ * else `requested` but never above `sizeMax` (on GPT the largest partition is smaller than the
+ * disk: MSR and 1 MiB alignment, so "grow to the disk size" would fail with StorageWMI 4097).
+ * Resize only when the target is at least 100 MiB above the current partition size (shrinks are
+ * skipped). Without a `sizeMax` an explicit request is passed on as is.
  */
 export function resizeDecision(
   current: bigint,
   requested: bigint,
   sizeMax: bigint | undefined,
 ): ResizeDecision {
-  const target = requested === 0n ? (sizeMax ?? current) : requested;
+  let target = requested === 0n ? (sizeMax ?? current) : requested;
+  if (sizeMax !== undefined && target > sizeMax) target = sizeMax;
   return { resize: target >= current + minimumResizeBytes, target };
 }

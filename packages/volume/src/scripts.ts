@@ -63,8 +63,12 @@ foreach ($accessPath in @($partition.AccessPaths)) {
     if ($accessPath -and (ConvertTo-CsiPathKey $accessPath) -eq $key) { return [pscustomobject]@{ Status = 'alreadyMounted' } }
 }
 $item = Get-Item -LiteralPath $TargetPath -Force
-$target = [string](@($item.Target) | Select-Object -First 1)
-if ($item.LinkType -or $target) {
+# Only a junction (a mount point is one) or a symbolic link has a target: on 5.1 the Target of a
+# plain item lists its hard-link names, bogus for an item on a folder-mounted volume.
+$isLink = $item.LinkType -in 'Junction', 'SymbolicLink'
+$target = ''
+if ($isLink) { $target = [string](@($item.Target) | Select-Object -First 1) }
+if ($isLink) {
     $guid = [regex]::Match($target, 'Volume\{[\w-]*\}')
     if ($guid.Success -and $VolumeId.IndexOf($guid.Value, [System.StringComparison]::OrdinalIgnoreCase) -ge 0) {
         return [pscustomobject]@{ Status = 'alreadyMounted' }
@@ -100,7 +104,9 @@ foreach ($accessPath in @($partition.AccessPaths)) {
     }
 }
 if (Test-Path -LiteralPath $TargetPath) {
-    $target = [string](@((Get-Item -LiteralPath $TargetPath -Force).Target) | Select-Object -First 1)
+    $item = Get-Item -LiteralPath $TargetPath -Force
+    $target = ''
+    if ($item.LinkType -in 'Junction', 'SymbolicLink') { $target = [string](@($item.Target) | Select-Object -First 1) }
     $guid = [regex]::Match($target, 'Volume\{[\w-]*\}')
     if ($guid.Success -and $VolumeId.IndexOf($guid.Value, [System.StringComparison]::OrdinalIgnoreCase) -lt 0) {
         return [pscustomobject]@{ Status = 'otherVolume'; Target = $target }

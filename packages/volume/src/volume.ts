@@ -1,7 +1,7 @@
 import { bindHost, createKeyedLock, type HostBinding, type KeyedLock } from "@csi-proxy/exec";
-import { SupportedSizeUnavailableError, toVolumeError } from "./errors.js";
+import { isSupportedSizeFailure, SupportedSizeUnavailableError, toVolumeError } from "./errors.js";
 import { createPowerShellVolumeHost } from "./host.js";
-import type { VolumeHost } from "./host-types.js";
+import type { PartitionSizes, VolumeHost } from "./host-types.js";
 import {
   lookupVolumeId,
   maxPathSteps,
@@ -144,15 +144,16 @@ export class Volume {
   }
 
   /**
-   * Grows the volume's partition (and file system) to `sizeBytes`, or to the maximum when it is 0.
-   * Shrink requests and growth below 100 MiB succeed without change (`resized: false`).
+   * Grows the volume's partition (and file system) to `sizeBytes`, clamped to the supported
+   * maximum, or to the maximum when it is 0. Shrink requests and growth below 100 MiB (measured
+   * after clamping) succeed without change (`resized: false`).
    */
   async resizeVolume(request: ResizeVolumeRequest): Promise<ResizeVolumeResponse> {
     assertRequest(request);
     const volumeId = validateVolumeId(request.volumeId);
     const requested = validateSizeBytes(request.sizeBytes);
     return this.onVolume(volumeId, async () => {
-      const sizes = await this.host.getPartitionSizes(volumeId, requested === 0n);
+      const sizes = await this.partitionSizes(volumeId, requested === 0n);
       if (requested === 0n && sizes.sizeMax === undefined)
         throw new SupportedSizeUnavailableError(volumeId);
       const decision = resizeDecision(sizes.size, requested, sizes.sizeMax);
@@ -223,6 +224,17 @@ export class Volume {
   /** Closes the PowerShell host this instance created (an injected `shell` or `host` is left open). */
   async close(): Promise<void> {
     await this.binding.close();
+  }
+
+  // The maximum is always asked for; only a size-0 request needs it, so for an explicit size a
+  // failed Get-PartitionSupportedSize (defragsvc, StorageWMI 4) means "no clamp", not a failure.
+  private async partitionSizes(volumeId: string, required: boolean): Promise<PartitionSizes> {
+    try {
+      return await this.host.getPartitionSizes(volumeId, true);
+    } catch (error) {
+      if (required || !isSupportedSizeFailure(error)) throw error;
+      return this.host.getPartitionSizes(volumeId, false);
+    }
   }
 
   private onVolume<T>(volumeId: string, work: () => Promise<T>): Promise<T> {

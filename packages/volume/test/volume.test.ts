@@ -1,6 +1,7 @@
 import { isCsiProxyError } from "@csi-proxy/exec";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { isSupportedSizeUnavailableError, Volume, type VolumeInfo } from "../src/index.js";
+import type { VolumeHost } from "../src/host-types.js";
 import { fakeHost, mib, psError, volumeA, volumeB } from "./fake-host.js";
 
 async function codeOf(call: Promise<unknown>): Promise<string> {
@@ -308,7 +309,7 @@ describe("resizeVolume", () => {
     return { host, volume: new Volume({ host }) };
   }
 
-  it("0 means SizeMax, read only then", async () => {
+  it("0 means SizeMax; an explicit size is kept below it", async () => {
     const { host, volume } = resizer(2048n * mib);
     expect(await volume.resizeVolume({ volumeId: volumeA, sizeBytes: 0 })).toEqual({
       resized: true,
@@ -316,8 +317,40 @@ describe("resizeVolume", () => {
     expect(host.getPartitionSizes).toHaveBeenCalledWith(volumeA, true);
     expect(host.resizePartition).toHaveBeenCalledWith(volumeA, 2048n * mib);
     await volume.resizeVolume({ volumeId: volumeA, sizeBytes: 1536 * 1024 * 1024 });
-    expect(host.getPartitionSizes).toHaveBeenLastCalledWith(volumeA, false);
+    expect(host.getPartitionSizes).toHaveBeenLastCalledWith(volumeA, true);
     expect(host.resizePartition).toHaveBeenLastCalledWith(volumeA, 1536n * mib);
+  });
+
+  it("clamps an explicit size above SizeMax to SizeMax (N1: GPT disks)", async () => {
+    const { host, volume } = resizer(2030n * mib);
+    expect(await volume.resizeVolume({ volumeId: volumeA, sizeBytes: 2048n * mib })).toEqual({
+      resized: true,
+    });
+    expect(host.resizePartition).toHaveBeenCalledWith(volumeA, 2030n * mib);
+  });
+
+  it("applies the 100 MiB rule after clamping", async () => {
+    const { host, volume } = resizer(current + 50n * mib);
+    expect(await volume.resizeVolume({ volumeId: volumeA, sizeBytes: current * 2n })).toEqual({
+      resized: false,
+    });
+    expect(host.resizePartition).not.toHaveBeenCalled();
+  });
+
+  it("passes an explicit size on unclamped when Get-PartitionSupportedSize fails", async () => {
+    const sizes = vi
+      .fn<VolumeHost["getPartitionSizes"]>()
+      .mockRejectedValueOnce(psError("StorageWMI 4,Get-PartitionSupportedSize"))
+      .mockResolvedValueOnce({ diskNumber: 1, partitionNumber: 2, size: current });
+    const host = fakeHost({ getPartitionSizes: sizes, resizePartition: () => Promise.resolve() });
+    expect(
+      await new Volume({ host }).resizeVolume({ volumeId: volumeA, sizeBytes: 2048n * mib }),
+    ).toEqual({ resized: true });
+    expect(sizes.mock.calls).toEqual([
+      [volumeA, true],
+      [volumeA, false],
+    ]);
+    expect(host.resizePartition).toHaveBeenCalledWith(volumeA, 2048n * mib);
   });
 
   it.each([

@@ -94,7 +94,8 @@ export async function runLifecycle(
   });
   await run.step("disk: bring it online (and writable)", async () => {
     const before = await disk.getDiskState({ diskNumber: staged.diskNumber });
-    await disk.setDiskState({ diskNumber: staged.diskNumber, isOnline: true });
+    // A fresh LUN may arrive offline and read-only (SAN policy); the demo writes to it.
+    await disk.setDiskState({ diskNumber: staged.diskNumber, isOnline: true, clearReadOnly: true });
     return `online: ${before.isOnline} -> true`;
   });
   await run.step("disk: partition it (GPT, one data partition)", async () => {

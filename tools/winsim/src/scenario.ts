@@ -92,7 +92,8 @@ function buildDisk(spec: DiskSpec, number: number): DiskState {
         ? reason
         : offlineReasons[reason ?? "Policy"]
       : null,
-    isReadOnly: spec.readOnly ?? false,
+    isReadOnly: (spec.readOnly ?? false) || spec.writeProtected === true,
+    ...(spec.writeProtected === true ? { writeProtected: true } : {}),
     isSystem: spec.isSystem ?? false,
     isBoot: spec.isBoot ?? false,
     isClustered: false,
@@ -212,6 +213,7 @@ export function buildScenario(spec: ScenarioSpec, root: string): BuiltScenario {
   if (spec.smb !== undefined) out.state.smb = buildSmbState(spec.smb, root);
   if (spec.iscsi !== undefined) out.state.iscsi = buildIscsiState(spec.iscsi, root);
   if (spec.system !== undefined) out.state.system = buildSystemState(spec.system, root);
+  if (spec.powershell !== undefined) out.state.powershell = spec.powershell;
   return out;
 }
 

@@ -92,6 +92,12 @@ export interface DiskSpec {
   offline?: boolean;
   offlineReason?: OfflineReasonName | number;
   readOnly?: boolean;
+  /**
+   * The storage side enforces read-only (a LUN exported read-only, a read-only or multi-attach
+   * cloud attachment): the disk is read-only and `Set-Disk -IsReadOnly $false` and
+   * `Initialize-Disk` fail with StorageWMI 41002. Implies `readOnly`.
+   */
+  writeProtected?: boolean;
   page83?: Page83Spec;
   /** Makes the page 83 IOCTL fail with this Win32 message, e.g. "Incorrect function.". */
   deviceIdError?: string;
@@ -123,4 +129,9 @@ export interface ScenarioSpec {
   iscsi?: IscsiSpec;
   /** BIOS and services. */
   system?: SystemSpec;
+  /**
+   * Which PowerShell's `Get-Item` shapes the host answers with: "5.1" (default; the library's
+   * default executable, powershell.exe) or "7" (pwsh). See docs/design/winsim.md, "Why Get-Item is proxied".
+   */
+  powershell?: "5.1" | "7";
 }

@@ -31,6 +31,8 @@ export interface DiskState {
   isOffline: boolean;
   offlineReason: number | null;
   isReadOnly: boolean;
+  /** Set only for a disk whose read-only the storage side enforces (`DiskSpec.writeProtected`). */
+  writeProtected?: boolean;
   isSystem: boolean;
   isBoot: boolean;
   isClustered: boolean;
@@ -80,6 +82,8 @@ export interface SimState {
   smb?: SmbState;
   iscsi?: IscsiState;
   system?: SystemState;
+  /** `Get-Item` answers as this PowerShell does; absent means "5.1". */
+  powershell?: "5.1" | "7";
 }
 
 /** One simulated cmdlet call, from calls.jsonl. */

@@ -36,22 +36,55 @@ describeWithPwsh("fault injection", (pwsh) => {
         message: "Access denied",
         errorId: "StorageWMI 40001",
         category: "PermissionDenied",
-        statusCode: 40001,
       },
     });
     for (let i = 0; i < 2; i++) {
       const error = await failure(host.shell.run(diskNumber, { Number: 1 }));
+      // StatusCode defaults to the MI result of NativeErrorCode (Failed = 1), not the StorageWMI code.
       expect(error.record).toMatchObject({
         message: "Access denied",
         fullyQualifiedErrorId: "StorageWMI 40001,Get-Disk",
         category: "PermissionDenied",
-        statusCode: 40001,
+        statusCode: 1,
         nativeErrorCode: "Failed",
+        messageId: "StorageWMI 40001",
       });
     }
     expect(await host.shell.run(diskNumber, { Number: 2 })).toBe(2);
     expect(await host.shell.run(diskNumber, { Number: 1 })).toBe(1);
     expect(host.sim.calls().map((c) => c.outcome)).toEqual(["fault", "fault", "ok", "ok"]);
+  });
+
+  it("derives an injected CimException's StatusCode from its NativeErrorCode (MI_Result)", async () => {
+    host.sim.fault({
+      command: "Get-Disk",
+      action: "error",
+      error: {
+        message: "Access denied",
+        errorId: "StorageWMI 40001",
+        nativeErrorCode: "AccessDenied",
+      },
+    });
+    const error = await failure(host.shell.run(diskNumber, { Number: 1 }));
+    expect(error.record).toMatchObject({ nativeErrorCode: "AccessDenied", statusCode: 2 });
+  });
+
+  it("reports a real StorageWMI failure as Windows does: MI result 1, the code only in MessageId (F7)", async () => {
+    const initialize = ps("winsim.test.initializeTwice")`
+      param([uint32]$Number)
+      Initialize-Disk -Number $Number -PartitionStyle GPT
+    `;
+    host.sim.update((state) => {
+      const disk = state.disks.find((d) => d.number === 2);
+      if (disk) disk.partitionStyle = 2;
+    });
+    const error = await failure(host.shell.run(initialize, { Number: 2 }));
+    expect(error.record).toMatchObject({
+      fullyQualifiedErrorId: "StorageWMI 41001,Initialize-Disk",
+      nativeErrorCode: "Failed",
+      statusCode: 1,
+      messageId: "StorageWMI 41001",
+    });
   });
 
   it("runs normally after noise and garbage, which the transport ignores", async () => {

@@ -44,6 +44,8 @@ namespace CsiProxy.WinSim {
     }
 
     // The real CimException cannot carry a status code without libmi, so this subclass adds it.
+    // statusCode is what Windows reports there: CIM_Error.CIMStatusCode, an MI_Result (1 = Failed),
+    // not the provider's own code, which belongs in messageId (e.g. "StorageWMI 42002").
     public class CimException : Microsoft.Management.Infrastructure.CimException {
         public CimException(string message, string nativeErrorCode, uint statusCode, string messageId) : base(message) {
             Microsoft.Management.Infrastructure.NativeErrorCode code;

@@ -5,6 +5,9 @@ function New-WinSimNotFound([string]$Class, [string]$Property, $Value) {
     return [System.Management.Automation.ErrorRecord]::new($exception, "CmdletizationQuery_NotFound_$Property", 'ObjectNotFound', $Value)
 }
 
+# MI_RESULT_FAILED: the MI result (and CIMStatusCode) of a Storage method that returned an error code.
+$script:WinSimMiFailed = 1
+
 $script:WinSimStorageMessages = @{
     1     = 'Not Supported'
     4     = 'Failed'
@@ -24,6 +27,9 @@ $script:WinSimStorageMessages = @{
 }
 
 # A failed MSFT_* method: CimException with id "StorageWMI <code>", as the Storage module reports it.
+# The StorageWMI code lives only in MessageId (and so the FQID); StatusCode is CIM_Error.CIMStatusCode
+# (PowerShell/MMI CimException.cs), the MI result of the call: MI_RESULT_FAILED (1) for every
+# StorageWMI failure (learn.microsoft.com mi.h MI_Result), with NativeErrorCode Failed.
 function New-WinSimStorageError([int]$Code, [string]$Class, [string]$Extended = '') {
     $message = $script:WinSimStorageMessages[$Code]
     if ($null -eq $message) { $message = 'Failed' }
@@ -35,7 +41,7 @@ function New-WinSimStorageError([int]$Code, [string]$Class, [string]$Extended = 
     $category = 'NotSpecified'
     if ($Code -eq 5) { $category = 'InvalidArgument' }
     if ($Code -eq 1) { $category = 'InvalidOperation' }
-    $exception = [CsiProxy.WinSim.CimException]::new($message, 'Failed', [uint32]$Code, "StorageWMI $Code")
+    $exception = [CsiProxy.WinSim.CimException]::new($message, 'Failed', [uint32]$script:WinSimMiFailed, "StorageWMI $Code")
     $record = [System.Management.Automation.ErrorRecord]::new($exception, "StorageWMI $Code", $category, 'StorageWMI')
     $record.CategoryInfo.TargetName = 'StorageWMI'
     $record.CategoryInfo.TargetType = "ROOT/Microsoft/Windows/Storage/$Class"

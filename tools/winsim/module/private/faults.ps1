@@ -39,6 +39,13 @@ function Test-WinSimFaultTerminating($Fault) {
     return [bool](Get-WinSimField $spec 'terminating' $false)
 }
 
+# The MI_Result number of a NativeErrorCode name (the enum's values are MI_Result's); unknown names are Failed.
+function Get-WinSimMiResult([string]$Native) {
+    $code = [Microsoft.Management.Infrastructure.NativeErrorCode]::Failed
+    if (-not [Enum]::TryParse([Microsoft.Management.Infrastructure.NativeErrorCode], $Native, $true, [ref]$code)) { $code = [Microsoft.Management.Infrastructure.NativeErrorCode]::Failed }
+    return [uint32]$code
+}
+
 function New-WinSimFaultError($Fault) {
     $spec = Get-WinSimField $Fault 'error' ([pscustomobject]@{})
     $get = { param($name, $default) if ($null -ne $spec.PSObject.Properties[$name] -and $null -ne $spec.$name) { $spec.$name } else { $default } }
@@ -49,9 +56,10 @@ function New-WinSimFaultError($Fault) {
     $exception = $null
     switch ($type) {
         'Microsoft.Management.Infrastructure.CimException' {
-            $code = 0
-            if ($errorId -match '(\d+)$') { $code = [uint32]$Matches[1] }
-            $exception = [CsiProxy.WinSim.CimException]::new($message, (& $get 'nativeErrorCode' 'Failed'), [uint32](& $get 'statusCode' $code), $errorId)
+            # StatusCode defaults to the MI result the NativeErrorCode names (Failed = 1), as on
+            # Windows; the code in errorId (e.g. StorageWMI 4) stays in MessageId and the FQID.
+            $native = [string](& $get 'nativeErrorCode' 'Failed')
+            $exception = [CsiProxy.WinSim.CimException]::new($message, $native, [uint32](& $get 'statusCode' (Get-WinSimMiResult $native)), $errorId)
         }
         'Microsoft.PowerShell.Cmdletization.Cim.CimJobException' { $exception = [Microsoft.PowerShell.Cmdletization.Cim.CimJobException]::new($message) }
         'System.ComponentModel.Win32Exception' { $exception = [System.ComponentModel.Win32Exception]::new([int](& $get 'statusCode' 1), $message) }

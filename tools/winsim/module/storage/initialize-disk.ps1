@@ -33,6 +33,8 @@ function Initialize-Disk {
                 if (-not $PSCmdlet.ShouldProcess("Disk $($disk.number)", 'Initialize')) { continue }
                 if ([int]$disk.partitionStyle -ne 0) { $ctx.Items.Add((New-WinSimStorageError 41001 'MSFT_Disk')); continue }
                 if ([int]$PartitionStyle -eq 0) { $ctx.Items.Add((New-WinSimStorageError 5 'MSFT_Disk')); continue }
+                # A LUN the storage side keeps read-only cannot be written (see Set-Disk).
+                if (Test-WinSimDiskWriteProtected $disk) { $ctx.Items.Add((New-WinSimStorageError 41002 'MSFT_Disk')); continue }
                 Initialize-WinSimDiskLayout $ctx.State $disk ([int]$PartitionStyle)
                 $ctx.Changed = $true
                 if ($PassThru) { $ctx.Items.Add((New-WinSimDiskObject $ctx.State $disk)) }

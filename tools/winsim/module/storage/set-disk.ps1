@@ -53,7 +53,13 @@ function Set-Disk {
             param($ctx)
             foreach ($disk in (Select-WinSimDisks $ctx $bound)) {
                 if ($bound.ContainsKey('IsOffline')) { Set-WinSimDiskOnline $ctx.State $disk $IsOffline }
-                if ($bound.ContainsKey('IsReadOnly')) { $disk.isReadOnly = $IsReadOnly }
+                if ($bound.ContainsKey('IsReadOnly')) {
+                    if (-not $IsReadOnly -and (Test-WinSimDiskWriteProtected $disk)) {
+                        $ctx.Items.Add((New-WinSimStorageError 41002 'MSFT_Disk'))
+                        continue
+                    }
+                    $disk.isReadOnly = $IsReadOnly
+                }
                 if ($bound.ContainsKey('Signature')) { $disk.signature = $Signature }
                 if ($bound.ContainsKey('Guid')) { $disk.guid = $Guid }
                 if ($bound.ContainsKey('PartitionStyle')) {
@@ -72,6 +78,15 @@ function Set-Disk {
             }
         }
     }
+}
+
+# A disk whose read-only the storage side enforces (a LUN exported read-only, a read-only or
+# multi-attach cloud attachment). Whether MSFT_Disk.SetAttributes refuses to clear IsReadOnly on
+# such a disk, or succeeds and the attribute comes back, is not documented (review F3); the
+# simulator models the refusal, with 41002 "The disk is read only", the code upstream csi-proxy
+# treats as "write-protected or physically locked" (kubernetes-csi/csi-proxy#438, pkg/wmi/disk.go).
+function Test-WinSimDiskWriteProtected($Disk) {
+    return [bool](Get-WinSimField $Disk 'writeProtected' $false)
 }
 
 # Onlining a disk whose signature collides gives it a new identity, as Windows does.
