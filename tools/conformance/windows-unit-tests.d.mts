@@ -1,0 +1,1 @@
+export declare function windowsUnitTests(packagesDir: string): { dir: string; files: string[] }[];
