@@ -1,0 +1,116 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { pwshPath } from "@csi-proxy/test-utils";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { packAll, publishedPackages } from "../src/pack.js";
+import {
+  createProject,
+  installedCsiProxyPackages,
+  runDriver,
+  typecheck,
+  type Manager,
+  type ModuleMode,
+} from "../src/project.js";
+import { run } from "../src/run.js";
+
+// Outside the repository, so nothing resolves through the workspace's node_modules.
+const root = mkdtempSync(join(tmpdir(), "csi-proxy-consumer-"));
+const npmCache = join(tmpdir(), "csi-proxy-consumer-npm-cache");
+const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
+const modes: ModuleMode[] = ["nodenext", "bundler"];
+const groups = publishedPackages().map((p) => p.name);
+let tarballs = new Map<string, string>();
+
+beforeAll(async () => {
+  tarballs = await packAll(join(root, "tarballs"));
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe("the packed tarballs", () => {
+  it("ship LICENSE, NOTICE, README, CHANGELOG and every source a source map names", async () => {
+    expect([...tarballs.keys()].sort()).toEqual([...groups].sort());
+    for (const [name, tarball] of tarballs) {
+      const dir = join(root, "extracted", name);
+      mkdirSync(dir, { recursive: true });
+      await run("tar", ["-xzf", tarball, "-C", dir], { cwd: root });
+      const files = (await run("tar", ["-tzf", tarball], { cwd: root })).split("\n");
+      for (const required of ["LICENSE", "NOTICE", "README.md", "CHANGELOG.md", "dist/index.js"]) {
+        expect(files, `${name} ${required}`).toContain(`package/${required}`);
+      }
+      const repoLicense = readFileSync(join(dir, "package/LICENSE"), "utf8");
+      expect(repoLicense, name).toContain("Apache License\n                           Version 2.0");
+      for (const map of files.filter((f) => f.endsWith(".map"))) {
+        const { sources } = JSON.parse(readFileSync(join(dir, map), "utf8")) as {
+          sources: string[];
+        };
+        for (const source of sources) {
+          expect(existsSync(resolve(dirname(join(dir, map)), source)), `${map} → ${source}`).toBe(
+            true,
+          );
+        }
+      }
+    }
+  });
+});
+
+for (const manager of ["npm", "pnpm"] satisfies Manager[]) {
+  describe(`a Disk-only driver installed with ${manager}`, () => {
+    const dir = join(root, `${manager}-disk`);
+    beforeAll(async () => {
+      // No @types/node: the declarations of exec and disk must not need it.
+      await createProject({
+        dir,
+        manager,
+        tarballs,
+        install: ["@csi-proxy/disk", "@csi-proxy/exec"],
+        fixture: fixture("disk-driver.ts"),
+        npmCache,
+      });
+    });
+
+    it("pulls in no other group", () => {
+      expect(installedCsiProxyPackages(dir)).toEqual(["@csi-proxy/disk", "@csi-proxy/exec"]);
+    });
+
+    it.each(modes)("type-checks under module %s, default types, no skipLibCheck", async (mode) => {
+      await typecheck(dir, mode);
+    });
+
+    it("runs, and reaches PowerShell through the installed exec", async () => {
+      const pwsh = pwshPath();
+      const env: Record<string, string> =
+        pwsh === undefined ? {} : { CSI_PROXY_CONSUMER_PWSH: pwsh };
+      expect(await runDriver(dir, env)).toContain("disk driver ok");
+    });
+  });
+
+  describe(`a driver using every group, installed with ${manager}`, () => {
+    const dir = join(root, `${manager}-all`);
+    beforeAll(async () => {
+      // @types/node, as every Node project has: the Filesystem host is typed with node:fs.
+      await createProject({
+        dir,
+        manager,
+        tarballs,
+        install: groups,
+        extra: { "@types/node": "^20.19.0" },
+        fixture: fixture("all-groups.ts"),
+        npmCache,
+      });
+    });
+
+    it("installs every group once", () => {
+      expect(installedCsiProxyPackages(dir)).toEqual([...groups].sort());
+    });
+
+    it.each(modes)("type-checks under module %s, default types, no skipLibCheck", async (mode) => {
+      await typecheck(dir, mode);
+    });
+
+    it("runs: every group refuses a bad request with a typed error", async () => {
+      expect(await runDriver(dir)).toContain("all groups ok");
+    });
+  });
+}
