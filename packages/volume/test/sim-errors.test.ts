@@ -94,7 +94,7 @@ describeWithPwsh("volume errors, conflicts and faults on the simulator (session)
       command: "Write-VolumeCache",
       times: 1,
       action: "error",
-      error: { message: "The device is not ready.", errorId: "StorageWMI 2", statusCode: 2 },
+      error: { message: "The device is not ready.", errorId: "StorageWMI 2" },
     });
     const error: unknown = await volume
       .unmountVolume({ volumeId: first, targetPath: dir })
@@ -192,7 +192,6 @@ describeWithPwsh("volume errors, conflicts and faults on the simulator (session)
         category: "NotSpecified",
         exceptionType: "Microsoft.Management.Infrastructure.CimException",
         nativeErrorCode: "Failed",
-        statusCode: 4,
       },
     });
     const error: unknown = await volume

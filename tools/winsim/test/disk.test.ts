@@ -205,7 +205,8 @@ describeWithPwsh("disks", (pwsh) => {
       targetName: "StorageWMI",
       targetType: "ROOT/Microsoft/Windows/Storage/MSFT_Disk",
       nativeErrorCode: "Failed",
-      statusCode: 41001,
+      statusCode: 1,
+      messageId: "StorageWMI 41001",
     });
     expect(error.record?.exceptionChain).toContain("CsiProxy.WinSim.CimException");
   });

@@ -136,7 +136,8 @@ describeWithPwsh("partitions and volumes", (pwsh) => {
       message: "The requested access path is already in use.",
       fullyQualifiedErrorId: "StorageWMI 42002,Add-PartitionAccessPath",
       targetType: "ROOT/Microsoft/Windows/Storage/MSFT_Partition",
-      statusCode: 42002,
+      statusCode: 1,
+      messageId: "StorageWMI 42002",
     });
     const missing = await failure(
       host.shell.run(mount, { VolumeId: volumeId, Path: join(host.sim.root, "nope") }),
