@@ -59,6 +59,25 @@ describe("what every published package ships", () => {
   });
 });
 
+describe("every package README", () => {
+  it("installs every @csi-proxy package its examples import, and says ESM-only and which TS settings", async () => {
+    for (const pkg of (await published()).list) {
+      const readme = readFileSync(join(pkg.dir, "README.md"), "utf8");
+      const installed = new Set(
+        [...readme.matchAll(/^npm install (.+)$/gm)].flatMap((m) => (m[1] ?? "").split(/\s+/)),
+      );
+      const imported = new Set(
+        [...readme.matchAll(/from "(@csi-proxy\/[a-z-]+)"/g)].map((m) => m[1]),
+      );
+      expect(installed, pkg.packageJson.name).toContain(pkg.packageJson.name);
+      for (const name of imported) expect([...installed], pkg.packageJson.name).toContain(name);
+      expect(readme, pkg.packageJson.name).toMatch(/ESM only/);
+      expect(readme, pkg.packageJson.name).toMatch(/"module": "nodenext"/);
+      expect(readme, pkg.packageJson.name).toMatch(/"moduleResolution": "bundler"/);
+    }
+  });
+});
+
 describe("the first release", () => {
   it("publishes 0.1.0 of every package never released, whatever the pending changesets", async () => {
     const { packages, list } = await published();
