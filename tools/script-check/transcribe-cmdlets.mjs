@@ -167,5 +167,8 @@ const table = {
   cmdlets: transcribe(readFileSync(source, "utf8")),
 };
 const target = fileURLToPath(new URL("signatures/windows-cmdlets.json", import.meta.url));
+// Entries added by hand from Microsoft's docs carry a "source"; keep them across a re-transcription.
+const handAdded = JSON.parse(readFileSync(target, "utf8")).cmdlets.filter((c) => c.source);
+table.cmdlets.push(...handAdded.filter((c) => !table.cmdlets.some((t) => t.name === c.name)));
 writeFileSync(target, `${JSON.stringify(table, null, 2)}\n`);
 console.log(`${table.cmdlets.length} cmdlets -> ${target}`);

@@ -16,8 +16,8 @@
         'New-IscsiTargetPortal', 'Get-IscsiTargetPortal', 'Remove-IscsiTargetPortal', 'Update-IscsiTargetPortal',
         'Get-IscsiTarget', 'Connect-IscsiTarget', 'Disconnect-IscsiTarget', 'Get-IscsiSession',
         'Register-IscsiSession', 'Unregister-IscsiSession', 'Get-IscsiConnection', 'Set-IscsiChapSecret',
-        # CimCmdlets and services
-        'Get-CimInstance', 'Get-Service', 'Start-Service', 'Stop-Service'
+        # CimCmdlets and services (Invoke-CimMethod: only MSFT_SmbGlobalMapping.Create, module/smb)
+        'Get-CimInstance', 'Invoke-CimMethod', 'Get-Service', 'Start-Service', 'Stop-Service'
     )
     CmdletsToExport   = @()
     VariablesToExport = @()

@@ -20,6 +20,11 @@ export interface SmbShareSpec {
   name: string;
   /** Accounts of the server allowed on this share (others get error 5). Default: all of them. */
   users?: readonly string[];
+  /**
+   * Whether the node's computer account (a mapping made without a credential, i.e. Kerberos as
+   * `DOMAIN\NODE$`) may use this share. Default false, the less convenient option.
+   */
+  computerAccount?: boolean;
 }
 
 /** A simulated SMB server. Names compare case-insensitively, as Windows does. */
@@ -37,8 +42,8 @@ export interface SmbServerSpec {
 /** A global mapping that exists when the host starts. */
 export interface SmbMappingSpec {
   remotePath: string;
-  /** An account of the mapped server. */
-  user: string;
+  /** An account of the mapped server; absent: mapped without a credential (the computer account). */
+  user?: string;
   /** Drive letter (`G:`); default none. */
   localPath?: string;
   status?: SmbStatusName | number;
@@ -63,6 +68,8 @@ export interface SmbShareState {
   name: string;
   /** Allowed accounts, or null for every account of the server. */
   users: string[] | null;
+  /** Whether the node's computer account (credential-less mappings) may use it. */
+  computerAccount: boolean;
 }
 
 export interface SmbServerState {
@@ -80,9 +87,9 @@ export interface SmbGlobalMappingState {
   localPath: string;
   /** Raw code: 0 OK, 1 Paused, 2 Disconnected, 3 NetworkError, 4 Connecting, 5 Reconnecting, 6 Unavailable. */
   status: number;
-  /** The user name of the credential (never the password). */
+  /** The user name of the credential (never the password); "" when made without one. */
   user: string;
-  /** Hash of the password it was made with: differs from the account's after a password change. */
+  /** Hash of the password it was made with ("" without a credential): differs after a password change. */
   passwordSha256: string;
   requirePrivacy: boolean;
   requireIntegrity: boolean;
@@ -116,30 +123,45 @@ function buildServer(spec: SmbServerSpec): SmbServerState {
     })),
     shares: (spec.shares ?? []).map((s) =>
       typeof s === "string"
-        ? { name: s, users: null }
-        : { name: s.name, users: s.users ? [...s.users] : null },
+        ? { name: s, users: null, computerAccount: false }
+        : {
+            name: s.name,
+            users: s.users ? [...s.users] : null,
+            computerAccount: s.computerAccount ?? false,
+          },
     ),
   };
 }
 
-function buildMapping(spec: SmbMappingSpec, servers: SmbServerState[]): SmbGlobalMappingState {
+/** The account a mapping was made with; a credential-less mapping has neither user nor hash. */
+function mappingIdentity(
+  spec: SmbMappingSpec,
+  servers: SmbServerState[],
+): { user: string; passwordSha256: string } {
+  if (spec.user === undefined) return { user: "", passwordSha256: "" };
   const server = /^\\\\([^\\]+)\\/.exec(spec.remotePath)?.[1] ?? "";
   const account = servers
     .find((s) => sameName(s.name, server))
-    ?.accounts.find((a) => sameName(a.user, spec.user));
+    ?.accounts.find((a) => sameName(a.user, spec.user ?? ""));
   if (account === undefined)
     throw new RangeError(
       `Mapping ${spec.remotePath}: ${spec.user} is not an account of its server.`,
     );
+  return {
+    user: account.user,
+    passwordSha256: spec.stale
+      ? smbPasswordHash(`stale:${account.passwordSha256}`)
+      : account.passwordSha256,
+  };
+}
+
+function buildMapping(spec: SmbMappingSpec, servers: SmbServerState[]): SmbGlobalMappingState {
   const status = spec.status ?? "OK";
   return {
     remotePath: spec.remotePath,
     localPath: spec.localPath ?? "",
     status: typeof status === "number" ? status : smbStatuses[status],
-    user: account.user,
-    passwordSha256: spec.stale
-      ? smbPasswordHash(`stale:${account.passwordSha256}`)
-      : account.passwordSha256,
+    ...mappingIdentity(spec, servers),
     requirePrivacy: spec.requirePrivacy ?? true,
     requireIntegrity: false,
     useWriteThrough: false,

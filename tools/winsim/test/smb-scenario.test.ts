@@ -18,12 +18,17 @@ const spec: ScenarioSpec = {
       {
         name: "FS1",
         accounts: { "CONTOSO\\alice": "alice-pw", "CONTOSO\\bob": "bob-pw" },
-        shares: ["data", { name: "private", users: ["CONTOSO\\bob"] }],
+        shares: [
+          "data",
+          { name: "private", users: ["CONTOSO\\bob"] },
+          { name: "kerb", computerAccount: true },
+        ],
         encryption: false,
       },
     ],
     mappings: [
       { remotePath: "\\\\fs1\\data", user: "contoso\\ALICE" },
+      { remotePath: "\\\\fs1\\kerb" },
       { remotePath: "\\\\fs1\\private", user: "CONTOSO\\bob", stale: true, status: "Paused" },
     ],
   },
@@ -41,8 +46,9 @@ describe("buildSmbState", () => {
           { user: "CONTOSO\\bob", passwordSha256: smbPasswordHash("bob-pw") },
         ],
         shares: [
-          { name: "data", users: null },
-          { name: "private", users: ["CONTOSO\\bob"] },
+          { name: "data", users: null, computerAccount: false },
+          { name: "private", users: ["CONTOSO\\bob"], computerAccount: false },
+          { name: "kerb", users: null, computerAccount: true },
         ],
       },
     ]);
@@ -54,8 +60,10 @@ describe("buildSmbState", () => {
       passwordSha256: smbPasswordHash("alice-pw"),
       requirePrivacy: true,
     });
-    expect(smb?.mappings[1]?.status).toBe(1);
-    expect(smb?.mappings[1]?.passwordSha256).not.toBe(smbPasswordHash("bob-pw"));
+    // No user: a mapping made without a credential, as the computer account.
+    expect(smb?.mappings[1]).toMatchObject({ user: "", passwordSha256: "" });
+    expect(smb?.mappings[2]?.status).toBe(1);
+    expect(smb?.mappings[2]?.passwordSha256).not.toBe(smbPasswordHash("bob-pw"));
     expect(JSON.stringify(smb)).not.toMatch(/alice-pw|bob-pw/);
   });
 

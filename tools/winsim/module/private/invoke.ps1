@@ -8,7 +8,9 @@ function Invoke-WinSimCommand {
         [System.Collections.IDictionary]$Target,
         [scriptblock]$Action,
         # For a proxy over a real cmdlet: the action neither reads nor changes simulated state.
-        [switch]$Stateless
+        [switch]$Stateless,
+        # For a compiled cmdlet's stand-in: writes each error, so the FQID ends in its class name.
+        [System.Management.Automation.CommandInfo]$ErrorWriter
     )
     $wsCommand = $Cmdlet.MyInvocation.MyCommand.Name
     $wsStart = Get-WinSimNow
@@ -54,7 +56,7 @@ function Invoke-WinSimCommand {
     foreach ($item in $ctx.Items) {
         if ($item -is [System.Management.Automation.ErrorRecord]) {
             if ($wsThrow) { $Cmdlet.ThrowTerminatingError($item) }
-            $Cmdlet.WriteError($item)
+            if ($null -ne $ErrorWriter) { & $ErrorWriter -Record $item } else { $Cmdlet.WriteError($item) }
         } else { $Cmdlet.WriteObject($item) }
     }
 }

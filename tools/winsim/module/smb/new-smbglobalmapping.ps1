@@ -1,4 +1,5 @@
 # The checks in the order Windows meets them: path, server, session (1219), logon, share, access, folder, duplicates.
+# Shared by New-SmbGlobalMapping and MSFT_SmbGlobalMapping.Create through Invoke-CimMethod (one provider behind both).
 # Returns an ErrorRecord, or the new mapping after adding it to the state.
 function Add-WinSimSmbMapping($Smb, [System.Collections.IDictionary]$Request) {
     $unc = ConvertFrom-WinSimUnc $Request.RemotePath
@@ -7,7 +8,9 @@ function Add-WinSimSmbMapping($Smb, [System.Collections.IDictionary]$Request) {
     if ($local -ne '' -and $local -notmatch '^[A-Za-z]:$') { return (New-WinSimSmbError 87) }
     $server = Find-WinSimSmbServer $Smb $unc.Server
     if ($null -eq $server) { return (New-WinSimSmbError 53) }
-    $user = [string]$Request.User
+    # No credential (MSFT_SmbGlobalMapping.Create without Credential): the node's own identity, recorded as user ''.
+    $computer = $Request.Contains('ComputerAccount') -and [bool]$Request['ComputerAccount']
+    $user = if ($computer) { '' } else { [string]$Request.User }
     $key = Get-WinSimSmbKey $Request.RemotePath
     foreach ($m in $Smb.mappings) {
         $other = ConvertFrom-WinSimUnc ([string]$m.remotePath)
@@ -16,12 +19,18 @@ function Add-WinSimSmbMapping($Smb, [System.Collections.IDictionary]$Request) {
         if (-not (Test-WinSimSameName $m.user $user)) { return (New-WinSimSmbError 1219) }
         if ((Test-WinSimSameName $other.Share $unc.Share) -and (Get-WinSimSmbKey $m.remotePath) -ne $key) { return (New-WinSimSmbError 1219) }
     }
-    $account = Find-WinSimSmbAccount $server $user
-    $hash = Get-WinSimSmbHash $Request.Password
-    if ($null -eq $account -or [string]$account.passwordSha256 -ne $hash) { return (New-WinSimSmbError 1326) }
+    $hash = ''
+    if (-not $computer) {
+        $account = Find-WinSimSmbAccount $server $user
+        $hash = Get-WinSimSmbHash $Request.Password
+        if ($null -eq $account -or [string]$account.passwordSha256 -ne $hash) { return (New-WinSimSmbError 1326) }
+        $user = [string]$account.user
+    }
     $share = Find-WinSimSmbShare $server $unc.Share
     if ($null -eq $share) { return (New-WinSimSmbError 67) }
-    if (-not (Test-WinSimSmbShareAllows $share $account.user)) { return (New-WinSimSmbError 5) }
+    # A computer account the share does not admit: logged on (Kerberos) but refused, ERROR_ACCESS_DENIED (inferred; docs/design/winsim.md).
+    if ($computer -and -not (Test-WinSimSmbShareAllowsComputer $share)) { return (New-WinSimSmbError 5) }
+    if (-not $computer -and -not (Test-WinSimSmbShareAllows $share $user)) { return (New-WinSimSmbError 5) }
     # RequirePrivacy against a server without SMB encryption: the client refuses the session.
     if ($Request.RequirePrivacy -and -not [bool](Get-WinSimField $server 'encryption' $true)) { return (New-WinSimSmbError 5) }
     if (-not [System.IO.Directory]::Exists((Get-WinSimSmbLocalPath $unc))) { return (New-WinSimSmbError 67) }
@@ -33,7 +42,7 @@ function Add-WinSimSmbMapping($Smb, [System.Collections.IDictionary]$Request) {
         remotePath       = [string]$Request.RemotePath
         localPath        = $local.ToUpperInvariant()
         status           = 0
-        user             = [string]$account.user
+        user             = $user
         passwordSha256   = $hash
         requirePrivacy   = [bool]$Request.RequirePrivacy
         requireIntegrity = [bool]$Request.RequireIntegrity

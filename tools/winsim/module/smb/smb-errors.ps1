@@ -10,10 +10,12 @@ $script:WinSimSmbMessages = @{
     2250 = 'This network connection does not exist.'
 }
 
+# The Win32 code lives in MessageId (so the FQID); StatusCode is CIM_Error.CIMStatusCode, the MI result
+# MI_RESULT_FAILED (1), as for Storage errors (MMI CimException.cs; windows-fidelity-review F7).
 function New-WinSimSmbError([int]$Code) {
     $message = $script:WinSimSmbMessages[$Code]
     if ($null -eq $message) { $message = 'Generic failure' }
-    $exception = [CsiProxy.WinSim.CimException]::new($message, 'Failed', [uint32]$Code, "Windows System Error $Code")
+    $exception = [CsiProxy.WinSim.CimException]::new($message, 'Failed', [uint32]1, "Windows System Error $Code")
     $record = [System.Management.Automation.ErrorRecord]::new($exception, "Windows System Error $Code", 'NotSpecified', 'MSFT_SmbGlobalMapping')
     $record.CategoryInfo.TargetName = 'MSFT_SmbGlobalMapping'
     $record.CategoryInfo.TargetType = 'ROOT/Microsoft/Windows/SMB/MSFT_SmbGlobalMapping'

@@ -50,6 +50,12 @@ function Get-WinSimSmbHash([string]$Password) {
     return [Convert]::ToHexString($bytes).ToLowerInvariant()
 }
 
+# The node's computer account (a credential-less mapping authenticates as DOMAIN\NODE$ over Kerberos)
+# may use a share only when the scenario says so; unknown on a real server, so it defaults to no.
+function Test-WinSimSmbShareAllowsComputer($Share) {
+    return [bool](Get-WinSimField $Share 'computerAccount' $false)
+}
+
 function Test-WinSimSmbShareAllows($Share, [string]$User) {
     $users = Get-WinSimField $Share 'users'
     if ($null -eq $users) { return $true }
@@ -71,6 +77,7 @@ function Get-WinSimSmbLocalPath($Unc) {
 }
 
 # Whether a mapping still opens: status OK, its server, share and account exist, and the password it was made with is current.
+# A mapping made without a credential (user '') opens while the share lets the computer account in.
 function Test-WinSimSmbMappingWorks($Smb, $Mapping) {
     if ([int]$Mapping.status -ne 0) { return $false }
     $unc = ConvertFrom-WinSimUnc ([string]$Mapping.remotePath)
@@ -78,6 +85,7 @@ function Test-WinSimSmbMappingWorks($Smb, $Mapping) {
     $server = Find-WinSimSmbServer $Smb $unc.Server
     if ($null -eq $server) { return $false }
     $share = Find-WinSimSmbShare $server $unc.Share
+    if ([string]$Mapping.user -eq '') { return ($null -ne $share -and (Test-WinSimSmbShareAllowsComputer $share)) }
     $account = Find-WinSimSmbAccount $server ([string]$Mapping.user)
     if ($null -eq $share -or $null -eq $account) { return $false }
     if ([string]$account.passwordSha256 -ne [string]$Mapping.passwordSha256) { return $false }
