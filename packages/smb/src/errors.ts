@@ -50,22 +50,16 @@ function win32Code(fullyQualifiedErrorId: string): number | undefined {
 
 /**
  * Maps a host failure to the code callers branch on, by the parsed error id (never by the
- * localised message): 1219 and 85 → `CONFLICT`; 5, 65, 86, 1326 → `PERMISSION_DENIED`; 53, 67
- * → `NOT_FOUND`; a missing mandatory `-Credential` → `FAILED_PRECONDITION`. Anything else is
- * returned unchanged.
+ * localised message), whichever command reported it (`New-SmbGlobalMapping`, or
+ * `Invoke-CimMethod` for a mapping without credentials): 1219 and 85 → `CONFLICT`; 5, 65, 86,
+ * 1326 → `PERMISSION_DENIED`; 53, 67 → `NOT_FOUND`. Anything else is returned unchanged.
  */
 export function toSmbError(error: unknown, subject: string): unknown {
   const record = recordOf(error);
   if (record === undefined) return error;
-  const id = record.fullyQualifiedErrorId;
-  const known = win32Codes.get(win32Code(id) ?? -1);
+  const known = win32Codes.get(win32Code(record.fullyQualifiedErrorId) ?? -1);
   if (known !== undefined)
     return new CsiProxyError(`${subject}: ${known.why}.`, { code: known.code, cause: error });
-  if (id.startsWith("MissingMandatoryParameter"))
-    return new CsiProxyError(
-      `${subject}: New-SmbGlobalMapping on this Windows requires a credential; pass username and password.`,
-      { code: "FAILED_PRECONDITION", cause: error },
-    );
   return error;
 }
 

@@ -27,9 +27,14 @@ if ($status -eq 'OK' -or $status -eq '0') {
 `;
 
 /**
- * `Remove-SmbGlobalMapping -Force` of the old mapping when `$Replace`, then
- * `New-SmbGlobalMapping -RequirePrivacy`, with a PSCredential built here from the parameters
- * (the password never exists as script text) or without `-Credential` when no user is given.
+ * `Remove-SmbGlobalMapping -Force` of the old mapping when `$Replace`, then the mapping: with a
+ * user, `New-SmbGlobalMapping -Credential` with a PSCredential built here from the parameters
+ * (the password never exists as script text); without one, the WMI method
+ * `MSFT_SmbGlobalMapping.Create` with no Credential (the cmdlet makes `-Credential` mandatory,
+ * learn.microsoft.com New-SmbGlobalMapping; upstream csi-proxy calls the method the same way), so
+ * the node's own identity (its computer account, over Kerberos) is used. The method's failures
+ * arrive as CimException errors, `Windows System Error <n>` as for the cmdlet (CimWriteError.cs);
+ * a non-zero ReturnValue without one is still a failure.
  */
 export const newMappingScript = ps("smb.newMapping")`
 param([string]$ShareRoot, [string]$UserName, [string]$Password, [bool]$RequirePrivacy, [bool]$Replace)
@@ -46,7 +51,13 @@ if ($UserName) {
     $credential = New-Object -TypeName System.Management.Automation.PSCredential -ArgumentList $UserName, $secure
     $null = New-SmbGlobalMapping -RemotePath $ShareRoot -Credential $credential -RequirePrivacy $RequirePrivacy
 } else {
-    $null = New-SmbGlobalMapping -RemotePath $ShareRoot -RequirePrivacy $RequirePrivacy
+    $arguments = @{ RemotePath = $ShareRoot; RequirePrivacy = $RequirePrivacy }
+    $result = Invoke-CimMethod -Namespace 'ROOT/Microsoft/Windows/SMB' -ClassName 'MSFT_SmbGlobalMapping' -MethodName 'Create' -Arguments $arguments
+    if ($null -eq $result -or [uint32]$result.ReturnValue -ne 0) {
+        $code = 'none'
+        if ($null -ne $result) { $code = [string]$result.ReturnValue }
+        throw "MSFT_SmbGlobalMapping.Create returned $code for the share."
+    }
 }
 `;
 

@@ -155,7 +155,12 @@ export class Smb {
       });
       return state === undefined ? "created" : "recreated";
     } catch (error) {
-      throw toSmbError(error, `Mapping ${shareRoot}`);
+      // Without a username Windows logs on as this node's computer account: say so, it is the usual cause.
+      const subject =
+        checked.username === undefined
+          ? `Mapping ${shareRoot} without credentials (as this node's computer account)`
+          : `Mapping ${shareRoot}`;
+      throw toSmbError(error, subject);
     }
   }
 

@@ -45,7 +45,7 @@ function optionalString(value: unknown, field: string): string | undefined {
 
 /**
  * Checks a whole new-mapping request before anything runs. Credentials come in pairs (`""`
- * counts as absent); messages never quote the password.
+ * counts as absent; neither means the node's computer account); messages never quote the password.
  */
 export function checkNewMapping(request: unknown, rules: LocalPathRules): CheckedNewMapping {
   const fields = requestObject(request);
@@ -57,9 +57,13 @@ export function checkNewMapping(request: unknown, rules: LocalPathRules): Checke
   const username = optionalString(fields.username, "username");
   const password = optionalString(fields.password, "password");
   if (username !== undefined && password === undefined)
-    throw invalidArgument("username was given without a password.");
+    throw invalidArgument(
+      "username was given without a password: pass both, or neither to map as this node's computer account.",
+    );
   if (password !== undefined && username === undefined)
-    throw invalidArgument("password was given without a username.");
+    throw invalidArgument(
+      "password was given without a username: a password needs its account; pass both, or neither to map as this node's computer account.",
+    );
   if (username !== undefined && (username.length > maxUserLength || hasControlCharacter(username)))
     throw invalidArgument("username is too long or contains control characters.");
   if (username !== undefined && accountPart(username) === "")

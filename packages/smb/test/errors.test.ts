@@ -29,11 +29,6 @@ describe("New-SmbGlobalMapping failures are mapped by error id", () => {
     ["Windows System Error 1326,New-SmbGlobalMapping", "PERMISSION_DENIED", /1326/],
     ["Windows System Error 67,New-SmbGlobalMapping", "NOT_FOUND", /network name/],
     ["Windows System Error 53,New-SmbGlobalMapping", "NOT_FOUND", /network path/],
-    [
-      "MissingMandatoryParameter,New-SmbGlobalMapping",
-      "FAILED_PRECONDITION",
-      /requires a credential/,
-    ],
   ])("%s → %s", async (id, code, message) => {
     const error = await failure(id);
     expect(isCsiProxyError(error)).toBe(true);
@@ -42,6 +37,29 @@ describe("New-SmbGlobalMapping failures are mapped by error id", () => {
     expect((error as Error).message).toContain("\\\\srv\\share");
     expect((error as Error).cause).toMatchObject({ record: { fullyQualifiedErrorId: id } });
   });
+
+  it.each([
+    ["Windows System Error 5", "PERMISSION_DENIED"],
+    ["Windows System Error 1326", "PERMISSION_DENIED"],
+    ["Windows System Error 1219", "CONFLICT"],
+    ["Windows System Error 67", "NOT_FOUND"],
+  ])(
+    "maps %s from Invoke-CimMethod (a mapping without credentials) the same way, naming the computer account",
+    async (head, code) => {
+      const id = `${head},Microsoft.Management.Infrastructure.CimCmdlets.InvokeCimMethodCommand`;
+      const host = new FakeSmbHost();
+      host.failures.set("newMapping", psError(id));
+      const smb = new Smb({ host, links: new MemoryLinkHost(), pathStyle: "windows" });
+      const error = await smb.newSmbGlobalMapping({ remotePath: "\\\\srv\\share" }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toMatchObject({ code, cause: { record: { fullyQualifiedErrorId: id } } });
+      expect((error as Error).message).toMatch(
+        /without credentials \(as this node's computer account\)/,
+      );
+    },
+  );
 
   it("does not guess from English messages: an unknown id keeps the original error", async () => {
     const original = psError(

@@ -106,18 +106,16 @@ describeWithPwsh("Smb failures on the simulated host (session mode)", (pwsh) => 
     expect(verdicts.filter((v) => v.refused).length).toBeGreaterThan(0);
   });
 
-  it("reports a missing credential as FAILED_PRECONDITION (-Credential is mandatory)", async () => {
-    const error = await failure(h().smb.newSmbGlobalMapping({ remotePath: "\\\\fs1\\data" }));
-    expect(error.code).toBe("FAILED_PRECONDITION");
-    expect(causeId(error)).toBe("MissingMandatoryParameter,New-SmbGlobalMapping");
-  });
-
   it.each([
     ["a path that is not UNC", { remotePath: "C:\\share", ...alice }],
     ["a device path", { remotePath: "\\\\?\\UNC\\fs1\\data", ...alice }],
     ["a '..' segment", { remotePath: "\\\\fs1\\data\\..\\x", ...alice }],
     ["a username without password", { remotePath: "\\\\fs1\\data", username: "x" }],
     ["a password without username", { remotePath: "\\\\fs1\\data", password: "p" }],
+    [
+      "a password with an empty username",
+      { remotePath: "\\\\fs1\\data", username: "", password: "p" },
+    ],
     ["a relative localPath", { remotePath: "\\\\fs1\\data", localPath: "rel/x", ...alice }],
     ["a non-boolean requirePrivacy", { remotePath: "\\\\fs1\\data", requirePrivacy: "yes" }],
   ])("rejects %s before any simulated call", async (_why, request) => {
