@@ -46,6 +46,13 @@ export {
 } from "./smb-host.js";
 export type { UncLinkHost } from "./smb-host.js";
 export { buildIscsiState, iscsiDefaultPort } from "./iscsi.js";
+export {
+  buildIscsiHostNames,
+  iscsiHostNameResolver,
+  localhostAddresses,
+  resolveIscsiHostName,
+} from "./iscsi-names.js";
+export type { IscsiHostNameState } from "./iscsi-names.js";
 export type {
   IscsiConnectionState,
   IscsiFavoriteState,

@@ -1,7 +1,13 @@
 // iSCSI: portals, targets behind them with CHAP settings and LUNs, sessions, and the initiator.
 // The scenario spec a test writes, and the state the PowerShell side reads and updates.
+import { isIP } from "node:net";
 import type { DiskSpec } from "./spec.js";
 import { buildLun } from "./iscsi-lun.js";
+import {
+  buildIscsiHostNames,
+  resolveIscsiHostName,
+  type IscsiHostNameState,
+} from "./iscsi-names.js";
 import type { DiskState, PartitionState, VolumeState } from "./types.js";
 
 /** The iSCSI well-known port, used when a spec or a cmdlet gives none. */
@@ -14,7 +20,7 @@ export type IscsiLunSpec = Omit<DiskSpec, "number" | "lun"> & {
 };
 
 export interface IscsiTargetSpec {
-  /** The target's IQN, as the target reports it (Windows compares case-insensitively). */
+  /** The target's IQN as the target spells it (Get-IscsiTarget shows it so; sessions lower-case it). */
   iqn: string;
   /** One-way CHAP: the user name and secret the initiator must present. Absent: no CHAP. */
   chap?: { username: string; secret: string };
@@ -25,7 +31,10 @@ export interface IscsiTargetSpec {
 
 /** A reachable iSCSI server: what a portal at this address and port discovers. */
 export interface IscsiServerSpec {
+  /** An IP address: what a connection to this server reports as its `TargetAddress`, as spelled here. */
   address: string;
+  /** Host names that resolve to this address in the simulator's name table (no real DNS). */
+  names?: readonly string[];
   /** Default 3260. */
   port?: number;
   targets?: readonly IscsiTargetSpec[];
@@ -62,6 +71,7 @@ export interface IscsiTargetState {
 }
 
 export interface IscsiServerState {
+  /** An IP address. */
   address: string;
   port: number;
   targets: IscsiTargetState[];
@@ -91,7 +101,7 @@ export interface IscsiSessionState {
   sessionIdentifier: string;
   initiatorSideIdentifier: string;
   targetSideIdentifier: string;
-  /** As the target spells it (Get-IscsiSession reports it lower-cased). */
+  /** Lower-cased, as Get-IscsiSession reports it (PowerShell/PowerShell#17306). */
   targetNodeAddress: string;
   authenticationType: string;
   isPersistent: boolean;
@@ -121,6 +131,8 @@ export interface IscsiInitiatorState {
 export interface IscsiState {
   readonly version: 1;
   initiator: IscsiInitiatorState;
+  /** The name table: `localhost` and the servers' names (edit it to make a name stop resolving). */
+  hosts: IscsiHostNameState[];
   servers: IscsiServerState[];
   portals: IscsiPortalState[];
   sessions: IscsiSessionState[];
@@ -132,6 +144,14 @@ export interface IscsiState {
 /** Turns the spec into initial state; `root` is the simulator's sandbox folder. */
 export function buildIscsiState(spec: IscsiSpec, root: string): IscsiState {
   let serial = 0;
+  for (const server of spec.servers ?? []) {
+    if (isIP(server.address) === 0) {
+      throw new RangeError(
+        `Server ${server.address} must be declared by IP address; give host names in names.`,
+      );
+    }
+  }
+  const hosts = buildIscsiHostNames(spec.servers ?? []);
   const servers = (spec.servers ?? []).map((server) => ({
     address: server.address,
     port: server.port ?? iscsiDefaultPort,
@@ -145,9 +165,8 @@ export function buildIscsiState(spec: IscsiSpec, root: string): IscsiState {
   }));
   const portals = (spec.portals ?? []).map((p) => {
     const port = p.port ?? iscsiDefaultPort;
-    const server = servers.find(
-      (s) => s.address.toLowerCase() === p.address.toLowerCase() && s.port === port,
-    );
+    const addresses = resolveIscsiHostName(hosts, p.address).map(ipKey);
+    const server = servers.find((s) => addresses.includes(ipKey(s.address)) && s.port === port);
     if (server === undefined)
       throw new RangeError(`Portal ${p.address}:${port} has no server in the scenario.`);
     return {
@@ -167,10 +186,16 @@ export function buildIscsiState(spec: IscsiSpec, root: string): IscsiState {
       mutualChapSecret: spec.mutualChapSecret ?? null,
       serviceRunning: spec.serviceRunning ?? true,
     },
+    hosts,
     servers,
     portals,
     sessions: [],
     favorites: [],
     lastSession: 0,
   };
+}
+
+// One spelling per IP, so `2001:DB8:0::5` and `2001:db8::5` name the same server (URL's IPv6 serialiser).
+function ipKey(address: string): string {
+  return isIP(address) === 6 ? new URL(`http://[${address}]/`).hostname : address.toLowerCase();
 }

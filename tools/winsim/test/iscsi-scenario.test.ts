@@ -46,12 +46,13 @@ describe("the iSCSI scenario builder", () => {
       {
         servers: [
           {
-            address: "san",
+            address: "10.0.0.9",
+            names: ["san.example"],
             port: 3261,
             targets: [{ iqn: "iqn.2003-01.org.example:a", luns: [{ partitions: [{}] }] }],
           },
         ],
-        portals: [{ address: "SAN", port: 3261 }],
+        portals: [{ address: "SAN.example.", port: 3261 }],
       },
       "/tmp/root",
     );
@@ -60,7 +61,7 @@ describe("the iSCSI scenario builder", () => {
     expect(lun?.partitions.map((p) => p.diskNumber)).toEqual([-1, -1]);
     expect(lun?.volumes).toHaveLength(1);
     expect(state.portals).toMatchObject([
-      { address: "SAN", port: 3261, discovered: ["iqn.2003-01.org.example:a"] },
+      { address: "SAN.example.", port: 3261, discovered: ["iqn.2003-01.org.example:a"] },
     ]);
   });
 

@@ -61,9 +61,9 @@ function Invoke-WinSimIscsiLogin($State, $Iscsi, $Login) {
         $address = [string]$via[0].address
         $port = [int]$via[0].port
     }
-    $server = Find-WinSimIscsiServer $Iscsi $address $port
-    if ($null -eq $server) { return (New-WinSimIscsiError 'efff0003' $class) }
-    $target = Find-WinSimIscsiServerTarget $server $Login.Node
+    $endpoint = Find-WinSimIscsiEndpoint $Iscsi $address $port
+    if ($null -eq $endpoint) { return (New-WinSimIscsiError 'efff0003' $class) }
+    $target = Find-WinSimIscsiServerTarget $endpoint.server $Login.Node
     if ($null -eq $target) { return (New-WinSimIscsiError 'efff0029' $class) }
     $existing = Get-WinSimIscsiTargetSessions $Iscsi $target.iqn
     if ($existing.Count -gt 0 -and -not $Login.Multipath) { return (New-WinSimIscsiError 'efff003f' $class) }
@@ -72,9 +72,11 @@ function Invoke-WinSimIscsiLogin($State, $Iscsi, $Login) {
     $ids = New-WinSimIscsiSessionIds $Iscsi
     $session = [pscustomobject]@{
         sessionIdentifier = $ids.session; initiatorSideIdentifier = $ids.initiator; targetSideIdentifier = $ids.target
-        targetNodeAddress = [string]$target.iqn; authenticationType = [string]$Login.Auth
+        targetNodeAddress = ([string]$target.iqn).ToLowerInvariant(); authenticationType = [string]$Login.Auth
         isPersistent = [bool]$Login.Persistent; isMultipathEnabled = [bool]$Login.Multipath
-        connections = @([pscustomobject]@{ connectionIdentifier = $ids.connection; targetAddress = $address; targetPort = $port; initiatorAddress = '0.0.0.0'; initiatorPort = $ids.port })
+        # The TCP connection's address: the server's IP, never the name the portal was registered
+        # with (MSFT_iSCSIConnection.TargetAddress is "the IP address of the target", class docs).
+        connections = @([pscustomobject]@{ connectionIdentifier = $ids.connection; targetAddress = $endpoint.address; targetPort = $port; initiatorAddress = '0.0.0.0'; initiatorPort = $ids.port })
         disks = @()
     }
     Add-WinSimLunDisks $State $Iscsi $target $session
@@ -146,7 +148,11 @@ function Disconnect-IscsiTarget {
             if ($params.ContainsKey('InputObject')) {
                 $names = Select-WinSimByValues $ctx $names $class 'ObjectId' @($InputObject | ForEach-Object { [string]$_.NodeAddress }) { param($n, $v) Test-WinSimSameText $n $v }
             } elseif ($params.ContainsKey('NodeAddress')) {
-                $names = Select-WinSimByValues $ctx $names $class 'NodeAddress' @($NodeAddress) { param($n, $v) Test-WinSimSameText $n $v }
+                # Unverified: whether this CDXML filter ignores case. Modelled as the less convenient
+                # option, exact against MSFT_iSCSITarget.NodeAddress as Get-IscsiTarget shows it
+                # (the target's spelling), so neither a caller's other spelling nor a session's
+                # lower-cased TargetNodeAddress finds a mixed-case target (docs/design/winsim.md).
+                $names = Select-WinSimByValues $ctx $names $class 'NodeAddress' @($NodeAddress) { param($n, $v) [string]::Equals([string]$n, [string]$v, [StringComparison]::Ordinal) }
             } elseif ($params.ContainsKey('SessionIdentifier')) {
                 $names = @($iscsi.sessions | ForEach-Object { [string]$_.targetNodeAddress })
             }

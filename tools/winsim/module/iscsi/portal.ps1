@@ -37,7 +37,7 @@ function New-IscsiTargetPortal {
                 }
                 $iscsi.portals.Add($portal)
             }
-            $portal.discovered = @($server.targets | ForEach-Object { [string]$_.iqn })
+            $portal.discovered = Get-WinSimIscsiDiscovered $server
             $ctx.Changed = $true
             $ctx.Items.Add((New-WinSimIscsiPortalObject $portal))
         }
@@ -204,7 +204,7 @@ function Update-IscsiTargetPortal {
             foreach ($portal in $portals) {
                 $server = Find-WinSimIscsiServer $iscsi $portal.address ([int]$portal.port)
                 if ($null -eq $server) { $ctx.Items.Add((New-WinSimIscsiError 'efff0003' 'MSFT_iSCSITargetPortal')); continue }
-                $portal.discovered = @($server.targets | ForEach-Object { [string]$_.iqn })
+                $portal.discovered = Get-WinSimIscsiDiscovered $server
                 $ctx.Changed = $true
                 if ($PassThru) { $ctx.Items.Add((New-WinSimIscsiPortalObject $portal)) }
             }

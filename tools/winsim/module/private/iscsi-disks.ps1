@@ -43,9 +43,6 @@ function Add-WinSimLunDisks($State, $Iscsi, $Target, $Session) {
 
 # Called after the session left $Iscsi.sessions: disks no other session holds go back to their LUNs.
 function Remove-WinSimLunDisks($State, $Iscsi, $Session) {
-    $server = $null
-    foreach ($s in $Iscsi.servers) { if ($null -ne (Find-WinSimIscsiServerTarget $s $Session.targetNodeAddress)) { $server = $s } }
-    $target = Find-WinSimIscsiServerTarget $server $Session.targetNodeAddress
     foreach ($entry in @($Session.disks | Where-Object { $null -ne $_ })) {
         $number = [int64]$entry.diskNumber
         $held = @($Iscsi.sessions | Where-Object { @($_.disks | Where-Object { $null -ne $_ -and [int64]$_.diskNumber -eq $number }).Count -gt 0 })
@@ -58,12 +55,24 @@ function Remove-WinSimLunDisks($State, $Iscsi, $Session) {
         [void]$State.disks.Remove($disk)
         foreach ($p in $parts) { [void]$State.partitions.Remove($p) }
         foreach ($v in $vols) { [void]$State.volumes.Remove($v) }
-        if ($null -eq $target) { continue }
-        $lun = @($target.luns | Where-Object { $null -ne $_ -and [int]$_.lun -eq [int]$entry.lun })[0]
+        $lun = Find-WinSimIscsiAttachedLun $Iscsi $Session.targetNodeAddress ([int]$entry.lun)
         if ($null -eq $lun) { continue }
         $lun.disk = $disk
         $lun.partitions = $parts
         $lun.volumes = $vols
         Set-WinSimLunDiskNumber $lun -1
     }
+}
+
+# The LUN whose disk is attached: the one at rest without its disk, on whichever server (one
+# target may be served at several portals, and the disk came from the server of the first login).
+function Find-WinSimIscsiAttachedLun($Iscsi, [string]$NodeAddress, [int]$Number) {
+    foreach ($server in $Iscsi.servers) {
+        $target = Find-WinSimIscsiServerTarget $server $NodeAddress
+        if ($null -eq $target) { continue }
+        foreach ($lun in @($target.luns)) {
+            if ($null -ne $lun -and [int]$lun.lun -eq $Number -and $null -eq $lun.disk) { return $lun }
+        }
+    }
+    return $null
 }
