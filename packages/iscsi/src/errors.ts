@@ -111,6 +111,17 @@ export function targetNotFound(operation: string, portal: Portal, iqn: string): 
   );
 }
 
+/**
+ * The portal's host name does not resolve, and the target has sessions that may go through it:
+ * refused rather than risk a duplicate login or logging out another portal's sessions.
+ */
+export function portalUnresolved(operation: string, portal: Portal): IscsiError {
+  return new IscsiError(
+    `${operation}: cannot tell which sessions go through target portal ${formatPortal(portal)}: its host name does not resolve. Nothing was changed.`,
+    { code: "FAILED_PRECONDITION", reason: "PORTAL_UNREACHABLE" },
+  );
+}
+
 function formatPortal(portal: Portal): string {
   return portal.address.includes(":")
     ? `[${portal.address}]:${portal.port}`

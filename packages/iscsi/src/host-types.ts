@@ -36,25 +36,35 @@ export interface HostConnectRequest {
 /**
  * What {@link IscsiHost.connectTarget} did. `alreadyConnected`: a connected session to the
  * target already goes through this portal, or (without multipath) through any portal; no login
- * was attempted (but a requested persistent login was registered for it).
+ * was attempted (but a requested persistent login was registered for it). `portalUnresolved`:
+ * with multipath, the target has sessions but the portal's host name does not resolve, so none
+ * can be told to go through it; nothing was done, rather than risk a duplicate session.
  */
 export type HostConnectOutcome =
-  "connected" | "alreadyConnected" | "portalNotFound" | "targetNotFound";
+  "connected" | "alreadyConnected" | "portalNotFound" | "targetNotFound" | "portalUnresolved";
 
 /** A connected session to a target. */
 export interface HostSession {
   /** `SessionIdentifier` of the session. */
   readonly sessionIdentifier: string;
+  /** The target's name as Get-IscsiSession reports it (lower-cased, PowerShell/PowerShell#17306). */
+  readonly targetNodeAddress: string;
   /** A persistent ("favorite") login: Windows logs in again at boot unless it is unregistered. */
   readonly isPersistent: boolean;
-  /** Whether one of its connections goes to the portal's address and port. */
-  readonly viaPortal: boolean;
+  /**
+   * Whether one of its connections goes to one of the portal's addresses (an IP portal's own,
+   * a host name's every resolved address) on its port; `null` when the portal's host name does
+   * not resolve, so it cannot be told.
+   */
+  readonly viaPortal: boolean | null;
 }
 
 /** One session to log out, and whether its persistent login is removed first. */
 export interface HostLogout {
   /** `SessionIdentifier` of the session to log out. */
   readonly sessionIdentifier: string;
+  /** The target's name as Windows stores it ({@link HostSession.targetNodeAddress}). */
+  readonly targetNodeAddress: string;
   /** Unregister its persistent login first, so it does not come back at boot. */
   readonly unregister: boolean;
 }

@@ -16,6 +16,7 @@ import {
   parseSessions,
 } from "./parse.js";
 import type { Portal } from "./portal.js";
+import { resolvePortal, systemHostNameResolver, type HostNameResolver } from "./resolve.js";
 import {
   addPortalScript,
   connectScript,
@@ -52,7 +53,9 @@ export const secretParameters: readonly string[] = Object.freeze(["ChapSecret"])
  * by default) that checks state and acts in the same call, so concurrent callers in other
  * processes see few windows. Inputs are validated and normalised already; failures reject with
  * the host's error (a `PowerShellError` carrying the cmdlet's `HRESULT 0xefff....` id), which
- * {@link Iscsi} maps to typed codes. Addresses and IQNs compare case-insensitively.
+ * {@link Iscsi} maps to typed codes. Portals are identified by their registered address
+ * (case-insensitive) and port; a session goes through a portal when a connection of it goes to
+ * one of the portal's resolved addresses. IQNs compare case-insensitively.
  */
 export interface IscsiHost {
   /** Every registered target portal. */
@@ -67,7 +70,10 @@ export interface IscsiHost {
   connectTarget(request: HostConnectRequest): Promise<HostConnectOutcome>;
   /** Connected sessions to the target `iqn` (through any portal; `viaPortal` says which). */
   listTargetSessions(portal: Portal, iqn: string): Promise<readonly HostSession[]>;
-  /** Unregisters every flagged persistent login, then logs out every listed session of `iqn`. */
+  /**
+   * Unregisters every flagged persistent login, then logs out every listed session of `iqn`,
+   * naming the target as Windows does (its target object, else the session's name).
+   */
   logoutSessions(iqn: string, sessions: readonly HostLogout[]): Promise<void>;
   /** Disk numbers of every connected session to `iqn`, ascending; empty when none. */
   getTargetDiskNumbers(iqn: string): Promise<readonly number[]>;
@@ -75,16 +81,30 @@ export interface IscsiHost {
   setMutualChapSecret(secret: string): Promise<void>;
 }
 
+/** Options of {@link createPowerShellIscsiHost}. */
+export interface PowerShellIscsiHostOptions {
+  /**
+   * Resolves a portal's host name to its addresses, to tell which sessions go through it.
+   * Default: the operating system's resolver (`dns.lookup` with `all: true`).
+   */
+  resolveHostName?: HostNameResolver | undefined;
+}
+
 /**
  * The PowerShell-backed {@link IscsiHost}: every method is one call of a constant script, and
- * secrets travel only as redacted parameters.
+ * secrets travel only as redacted parameters. A host-name portal is resolved in Node before a
+ * connect or a session listing, because connections report IP addresses.
  *
  * @example
  * ```ts
  * const iscsi = new Iscsi({ host: createPowerShellIscsiHost(createPowerShell()) });
  * ```
  */
-export function createPowerShellIscsiHost(shell: PowerShell): IscsiHost {
+export function createPowerShellIscsiHost(
+  shell: PowerShell,
+  options: PowerShellIscsiHostOptions = {},
+): IscsiHost {
+  const resolve = options.resolveHostName ?? systemHostNameResolver;
   const portalParams = (portal: Portal) => ({
     TargetPortalAddress: portal.address,
     TargetPortalPortNumber: portal.port,
@@ -106,8 +126,11 @@ export function createPowerShellIscsiHost(shell: PowerShell): IscsiHost {
       return parseDiscovery(await shell.run(discoverScript, portalParams(portal)));
     },
     async connectTarget(request) {
+      const addresses = await resolvePortal(request.portal, resolve);
       const params = {
         ...portalParams(request.portal),
+        TargetPortalAddresses: addresses ?? [],
+        PortalResolved: addresses !== null,
         NodeAddress: request.iqn,
         AuthenticationType: request.authenticationType,
         ChapUsername: request.chapUsername,
@@ -121,16 +144,24 @@ export function createPowerShellIscsiHost(shell: PowerShell): IscsiHost {
         "alreadyConnected",
         "portalNotFound",
         "targetNotFound",
+        "portalUnresolved",
       ]);
     },
     async listTargetSessions(portal, iqn) {
-      return parseSessions(
-        await shell.run(listSessionsScript, { ...portalParams(portal), NodeAddress: iqn }),
+      const addresses = await resolvePortal(portal, resolve);
+      const sessions = parseSessions(
+        await shell.run(listSessionsScript, {
+          TargetPortalAddresses: addresses ?? [],
+          TargetPortalPortNumber: portal.port,
+          NodeAddress: iqn,
+        }),
       );
+      return addresses === null ? sessions.map((s) => ({ ...s, viaPortal: null })) : sessions;
     },
     async logoutSessions(iqn, sessions) {
       const list = sessions.map((s) => ({
         sessionIdentifier: s.sessionIdentifier,
+        targetNodeAddress: s.targetNodeAddress,
         unregister: s.unregister,
       }));
       await shell.run(logoutScript, { NodeAddress: iqn, Sessions: list });

@@ -1,7 +1,9 @@
 export { Iscsi } from "./iscsi.js";
 export type { IscsiOptions } from "./iscsi.js";
 export { createPowerShellIscsiHost, iscsiScripts } from "./host.js";
-export type { IscsiHost } from "./host.js";
+export type { IscsiHost, PowerShellIscsiHostOptions } from "./host.js";
+export { systemHostNameResolver } from "./resolve.js";
+export type { HostNameResolver } from "./resolve.js";
 export type {
   HostAddPortalOutcome,
   HostConnectOutcome,

@@ -1,9 +1,16 @@
-import { bindHost, createKeyedLock, type HostBinding, type HostOptions } from "@csi-proxy/exec";
+import {
+  bindHost,
+  createKeyedLock,
+  invalidArgument,
+  type HostBinding,
+  type HostOptions,
+} from "@csi-proxy/exec";
 import { loginAuth, mutualChapSecret } from "./auth.js";
 import {
   hostFailure,
   iscsiStatusOf,
   portalNotFound,
+  portalUnresolved,
   targetNotFound,
   withoutSecrets,
 } from "./errors.js";
@@ -12,6 +19,7 @@ import type { HostLogout, HostSession } from "./host-types.js";
 import { invalidSessionId, targetAlreadyLoggedIn } from "./hresults.js";
 import { iqnField, iqnKey } from "./iqn.js";
 import { portalField, portalKey, type Portal } from "./portal.js";
+import type { HostNameResolver } from "./resolve.js";
 import type {
   AddTargetPortalRequest,
   AddTargetPortalResponse,
@@ -36,7 +44,13 @@ import { optionalBoolean, requestObject } from "./validate.js";
 const iscsiLocks = createKeyedLock();
 
 /** Options of {@link Iscsi}: give a `host`, or a `shell` to run the default PowerShell host on. */
-export type IscsiOptions = HostOptions<IscsiHost>;
+export type IscsiOptions = HostOptions<IscsiHost> & {
+  /**
+   * For the PowerShell host: resolves a portal's host name to all its addresses, to tell which
+   * sessions go through it (connections report IPs). Default: the operating system's resolver.
+   */
+  resolveHostName?: HostNameResolver | undefined;
+};
 
 /**
  * The iSCSI API group: target portals, discovery, CHAP logins and the disks behind a target, as
@@ -67,7 +81,13 @@ export class Iscsi {
   readonly #binding: HostBinding<IscsiHost>;
 
   constructor(options: IscsiOptions = {}) {
-    this.#binding = bindHost("Iscsi", options, createPowerShellIscsiHost);
+    const { resolveHostName, ...hostOptions } = options;
+    if (resolveHostName !== undefined && options.host !== undefined) {
+      throw invalidArgument("Iscsi takes resolveHostName for its PowerShell host, not with host.");
+    }
+    this.#binding = bindHost("Iscsi", hostOptions, (shell) =>
+      createPowerShellIscsiHost(shell, { resolveHostName }),
+    );
   }
 
   get #host(): IscsiHost {
@@ -121,8 +141,10 @@ export class Iscsi {
 
   /**
    * Logs in to a target through a registered portal. Idempotent: succeeds without a new login
-   * when a connected session to the target goes through this portal or, without multipath,
-   * through any portal, and when Windows answers "already logged in".
+   * when a connected session to the target goes through this portal (to one of its resolved
+   * addresses) or, without multipath, through any portal, and when Windows answers "already
+   * logged in". With multipath, `FAILED_PRECONDITION` (reason `PORTAL_UNREACHABLE`) when the
+   * target has sessions but the portal's host name does not resolve: nothing is logged in.
    */
   async connectTarget(request: ConnectTargetRequest): Promise<ConnectTargetResponse> {
     const method = "connectTarget";
@@ -151,6 +173,7 @@ export class Iscsi {
       });
       if (outcome === "portalNotFound") throw portalNotFound(method, portal);
       if (outcome === "targetNotFound") throw targetNotFound(method, portal, iqn);
+      if (outcome === "portalUnresolved") throw portalUnresolved(method, portal);
     } catch (error) {
       throw withoutSecrets(error, secrets);
     }
@@ -158,28 +181,33 @@ export class Iscsi {
   }
 
   /**
-   * Logs out of a target: its sessions through this portal, or all its sessions when none goes
-   * through this portal. Persistent logins are unregistered first, so Windows does not log in
-   * again at boot. Succeeds when the target is not connected.
+   * Logs out of a target's sessions through this portal (to one of its resolved addresses);
+   * sessions through other portals stay. Persistent logins are unregistered first, so Windows
+   * does not log in again at boot. Succeeds when no session goes through this portal.
+   * `FAILED_PRECONDITION` (reason `PORTAL_UNREACHABLE`) when the target has sessions but the
+   * portal's host name does not resolve: nothing is logged out.
    */
   async disconnectTarget(request: DisconnectTargetRequest): Promise<DisconnectTargetResponse> {
     const method = "disconnectTarget";
     const fields = requestObject(request, method);
     const portal = portalField(fields, method);
     const iqn = iqnField(fields, method);
-    await this.#onTarget(method, portal, iqn, async () => {
+    const outcome = await this.#onTarget(method, portal, iqn, async () => {
       // A session that vanished meanwhile (ISDSC_INVALID_SESSION_ID) stops the script; look again once.
       for (let attempt = 1; ; attempt++) {
-        const logouts = chooseLogouts(await this.#host.listTargetSessions(portal, iqn));
-        if (logouts.length === 0) return;
+        const sessions = await this.#host.listTargetSessions(portal, iqn);
+        if (sessions.some((s) => s.viaPortal === null)) return "portalUnresolved";
+        const logouts = chooseLogouts(sessions);
+        if (logouts.length === 0) return "done";
         try {
           await this.#host.logoutSessions(iqn, logouts);
-          return;
+          return "done";
         } catch (error) {
           if (attempt === 2 || iscsiStatusOf(error) !== invalidSessionId) throw error;
         }
       }
     });
+    if (outcome === "portalUnresolved") throw portalUnresolved(method, portal);
     return {};
   }
 
@@ -238,15 +266,16 @@ export class Iscsi {
 }
 
 /**
- * The sessions a disconnect logs out: those through the portal, or every session of the target
- * when none is (a host-name portal whose connections show IP addresses). Persistent logins are
- * unregistered too.
+ * The sessions a disconnect logs out: only those through the portal, never another portal's
+ * (portals are matched by resolved address, so a host-name portal finds its own). Each names
+ * its target as Windows stores it; persistent logins are unregistered too.
  */
 function chooseLogouts(sessions: readonly HostSession[]): HostLogout[] {
-  const viaPortal = sessions.filter((s) => s.viaPortal);
-  const chosen = viaPortal.length > 0 ? viaPortal : sessions;
-  return chosen.map((s) => ({
-    sessionIdentifier: s.sessionIdentifier,
-    unregister: s.isPersistent,
-  }));
+  return sessions
+    .filter((s) => s.viaPortal === true)
+    .map((s) => ({
+      sessionIdentifier: s.sessionIdentifier,
+      targetNodeAddress: s.targetNodeAddress,
+      unregister: s.isPersistent,
+    }));
 }

@@ -74,6 +74,7 @@ export function parseSessions(value: unknown): HostSession[] {
     const entry = record(item, script);
     return {
       sessionIdentifier: text(entry.sessionIdentifier, script, "sessionIdentifier"),
+      targetNodeAddress: text(entry.targetNodeAddress, script, "targetNodeAddress"),
       isPersistent: flag(entry.isPersistent, script, "isPersistent"),
       viaPortal: flag(entry.viaPortal, script, "viaPortal"),
     };

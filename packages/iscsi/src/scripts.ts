@@ -4,6 +4,12 @@ import { ps } from "@csi-proxy/exec";
 // target Windows PowerShell 5.1 and the real iSCSI cmdlets (windows-cmdlets.md §4). Portals are
 // matched by Where-Object, because a -TargetPortalAddress filter that matches nothing raises a
 // not-found error, and `-eq` compares addresses and IQNs case-insensitively, as Windows does.
+//
+// A session goes "through a portal" when one of its connections' TargetAddress is one of the
+// portal's resolved addresses ($TargetPortalAddresses, resolved in Node) on the portal's port.
+// TargetAddress is the connection's IP (MSFT_iSCSIConnection docs), while the portal keeps the
+// name it was registered with, so the registered string is never compared with it. Both sides
+// are put in .NET's textual form first (IPv6 spellings differ; IPv4-mapped IPv6 as IPv4).
 
 /** Every registered portal (upstream: `Get-IscsiTargetPortal | Select-Object ...`). */
 export const listPortalsScript = ps("iscsi.listPortals")`
@@ -58,6 +64,8 @@ export const connectScript = ps("iscsi.connect")`
 param(
     [string]$TargetPortalAddress,
     [int]$TargetPortalPortNumber,
+    [string[]]$TargetPortalAddresses,
+    [bool]$PortalResolved,
     [string]$NodeAddress,
     [string]$AuthenticationType,
     [string]$ChapUsername,
@@ -72,14 +80,24 @@ if ($portals.Count -eq 0) { 'portalNotFound'; return }
 $targets = @($portals | Get-IscsiTarget | Where-Object { $_.NodeAddress -eq $NodeAddress })
 if ($targets.Count -eq 0) { 'targetNotFound'; return }
 $node = $targets[0].NodeAddress
+$ipText = {
+    param([string]$Text)
+    $ip = $null
+    if (-not [System.Net.IPAddress]::TryParse($Text, [ref]$ip)) { return $Text.ToLowerInvariant() }
+    if ($ip.IsIPv4MappedToIPv6) { $ip = $ip.MapToIPv4() }
+    $ip.ToString()
+}
+$portalIps = @($TargetPortalAddresses | Where-Object { $_ } | ForEach-Object { & $ipText $_ })
 $sessions = @(Get-IscsiSession | Where-Object { $_.TargetNodeAddress -eq $node -and $_.IsConnected })
 $viaPortal = @($sessions | Where-Object {
     @(Get-IscsiConnection -IscsiSession $_ | Where-Object {
-        $_.TargetAddress -eq $TargetPortalAddress -and $_.TargetPortNumber -eq $TargetPortalPortNumber
+        $portalIps -contains (& $ipText $_.TargetAddress) -and $_.TargetPortNumber -eq $TargetPortalPortNumber
     }).Count -gt 0
 })
 $existing = $viaPortal
 if ($existing.Count -eq 0 -and -not $IsMultipathEnabled) { $existing = $sessions }
+# Multipath, sessions exist, and the portal's name does not resolve: any of them may be ours.
+if ($existing.Count -eq 0 -and $sessions.Count -gt 0 -and -not $PortalResolved) { 'portalUnresolved'; return }
 if ($existing.Count -gt 0) {
     $session = $existing[0]
     if ($IsPersistent -and -not $session.IsPersistent) {
@@ -101,15 +119,27 @@ if ($AuthenticationType -eq 'NONE') {
 'connected'
 `;
 
-/** Connected sessions to the target, and whether each goes through the portal. */
+/**
+ * Connected sessions to the target, each with the target's name as Windows stores it and whether
+ * it goes through the portal (one of its resolved addresses and its port).
+ */
 export const listSessionsScript = ps("iscsi.listSessions")`
-param([string]$TargetPortalAddress, [int]$TargetPortalPortNumber, [string]$NodeAddress)
+param([string[]]$TargetPortalAddresses, [int]$TargetPortalPortNumber, [string]$NodeAddress)
+$ipText = {
+    param([string]$Text)
+    $ip = $null
+    if (-not [System.Net.IPAddress]::TryParse($Text, [ref]$ip)) { return $Text.ToLowerInvariant() }
+    if ($ip.IsIPv4MappedToIPv6) { $ip = $ip.MapToIPv4() }
+    $ip.ToString()
+}
+$portalIps = @($TargetPortalAddresses | Where-Object { $_ } | ForEach-Object { & $ipText $_ })
 ,@(Get-IscsiSession | Where-Object { $_.TargetNodeAddress -eq $NodeAddress -and $_.IsConnected } | ForEach-Object {
     $connections = @(Get-IscsiConnection -IscsiSession $_ | Where-Object {
-        $_.TargetAddress -eq $TargetPortalAddress -and $_.TargetPortNumber -eq $TargetPortalPortNumber
+        $portalIps -contains (& $ipText $_.TargetAddress) -and $_.TargetPortNumber -eq $TargetPortalPortNumber
     })
     [pscustomobject]@{
         sessionIdentifier = $_.SessionIdentifier
+        targetNodeAddress = [string]$_.TargetNodeAddress
         isPersistent      = [bool]$_.IsPersistent
         viaPortal         = $connections.Count -gt 0
     }
@@ -118,15 +148,24 @@ param([string]$TargetPortalAddress, [int]$TargetPortalPortNumber, [string]$NodeA
 
 /**
  * Logs sessions out. Every persistent login to remove is unregistered before any logout, so a
- * failure part-way never leaves a logged-out session that Windows would restore at boot.
+ * failure part-way never leaves a logged-out session that Windows would restore at boot. The
+ * target is named by its own MSFT_iSCSITarget object, piped as upstream did, never by the
+ * caller's spelling: Windows spells one target two ways (Get-IscsiTarget as the target does,
+ * Get-IscsiSession lower-cased, PowerShell/PowerShell#17306) and whether the -NodeAddress
+ * filter ignores case is unverified. Without a target object, the session's own name is used.
  */
 export const logoutScript = ps("iscsi.logout")`
 param([string]$NodeAddress, [object[]]$Sessions)
+$targets = @(Get-IscsiTarget | Where-Object { $_.NodeAddress -eq $NodeAddress })
 foreach ($session in $Sessions) {
     if ($session.unregister) { Unregister-IscsiSession -SessionIdentifier $session.sessionIdentifier }
 }
 foreach ($session in $Sessions) {
-    Disconnect-IscsiTarget -NodeAddress $NodeAddress -SessionIdentifier $session.sessionIdentifier -Confirm:$false
+    if ($targets.Count -gt 0) {
+        $targets[0] | Disconnect-IscsiTarget -SessionIdentifier $session.sessionIdentifier -Confirm:$false
+    } else {
+        Disconnect-IscsiTarget -NodeAddress $session.targetNodeAddress -SessionIdentifier $session.sessionIdentifier -Confirm:$false
+    }
 }
 `;
 

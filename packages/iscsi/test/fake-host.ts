@@ -74,6 +74,8 @@ export class FakeIscsiHost implements IscsiHost {
   mutualSecret = "";
   readonly failures = new Map<keyof IscsiHost, unknown[]>();
   hook: ((method: keyof IscsiHost) => Promise<void>) | undefined;
+  /** The portals' host names stop resolving: no session can be told to go through a portal. */
+  unresolved = false;
   #nextSession = 1;
 
   serve(portal: Portal, targets: FakeTarget[]): this {
@@ -121,14 +123,19 @@ export class FakeIscsiHost implements IscsiHost {
 
   async connectTarget(
     request: HostConnectRequest,
-  ): Promise<"connected" | "alreadyConnected" | "portalNotFound" | "targetNotFound"> {
+  ): Promise<
+    "connected" | "alreadyConnected" | "portalNotFound" | "targetNotFound" | "portalUnresolved"
+  > {
     await this.#enter("connectTarget", [request]);
     if (!this.portals.some((p) => samePortal(p, request.portal))) return "portalNotFound";
     const target = this.#array(request.portal)?.find((t) => same(t.iqn, request.iqn));
     if (target === undefined) return "targetNotFound";
     const sessions = this.sessions.filter((s) => same(s.iqn, request.iqn));
-    const viaPortal = sessions.filter((s) => samePortal(s.portal, request.portal));
+    const viaPortal = this.unresolved
+      ? []
+      : sessions.filter((s) => samePortal(s.portal, request.portal));
     const existing = viaPortal.length > 0 || request.isMultipathEnabled ? viaPortal : sessions;
+    if (existing.length === 0 && sessions.length > 0 && this.unresolved) return "portalUnresolved";
     const first = existing[0];
     if (first !== undefined) {
       if (request.isPersistent && !first.isPersistent) {
@@ -156,8 +163,9 @@ export class FakeIscsiHost implements IscsiHost {
       .filter((s) => same(s.iqn, iqn))
       .map((s) => ({
         sessionIdentifier: s.sessionIdentifier,
+        targetNodeAddress: s.iqn,
         isPersistent: s.isPersistent,
-        viaPortal: samePortal(s.portal, portal),
+        viaPortal: this.unresolved ? null : samePortal(s.portal, portal),
       }));
   }
 
@@ -171,7 +179,10 @@ export class FakeIscsiHost implements IscsiHost {
     }
     for (const logout of logouts) {
       const index = this.sessions.findIndex(
-        (s) => s.sessionIdentifier === logout.sessionIdentifier && same(s.iqn, iqn),
+        (s) =>
+          s.sessionIdentifier === logout.sessionIdentifier &&
+          same(s.iqn, iqn) &&
+          s.iqn === logout.targetNodeAddress,
       );
       if (index === -1) throw powerShellError("HRESULT 0xefff001c,Disconnect-IscsiTarget");
       this.sessions.splice(index, 1);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createPowerShellIscsiHost, iscsiScripts } from "../src/host.js";
 import { Iscsi } from "../src/iscsi.js";
+import { FakeIscsiHost } from "./fake-host.js";
 import { FakePowerShell } from "./fake-shell.js";
 import { iqn, portal } from "./helpers.js";
 
@@ -18,19 +19,22 @@ describe("the PowerShell-backed host", () => {
     shell.results.set("iscsi.addPortal", "added");
     shell.results.set("iscsi.removePortal", "absent");
     shell.results.set("iscsi.discover", { portalFound: true, iqns: [iqn] });
-    shell.results.set("iscsi.listSessions", [
-      { sessionIdentifier: "s-1", isPersistent: true, viaPortal: false },
-    ]);
+    const session = {
+      sessionIdentifier: "s-1",
+      targetNodeAddress: iqn,
+      isPersistent: true,
+      viaPortal: false,
+    };
+    shell.results.set("iscsi.listSessions", [session]);
     shell.results.set("iscsi.targetDisks", [2, 4]);
 
     expect(await h.listTargetPortals()).toEqual([portal]);
     expect(await h.addTargetPortal(portal)).toBe("added");
     expect(await h.removeTargetPortal(portal)).toBe("absent");
     expect(await h.discoverTargets(portal)).toEqual({ portalFound: true, iqns: [iqn] });
-    expect(await h.listTargetSessions(portal, iqn)).toEqual([
-      { sessionIdentifier: "s-1", isPersistent: true, viaPortal: false },
-    ]);
-    await h.logoutSessions(iqn, [{ sessionIdentifier: "s-1", unregister: true }]);
+    expect(await h.listTargetSessions(portal, iqn)).toEqual([session]);
+    const logout = { sessionIdentifier: "s-1", targetNodeAddress: "iqn.x:y", unregister: true };
+    await h.logoutSessions(iqn, [logout]);
     expect(await h.getTargetDiskNumbers(iqn)).toEqual([2, 4]);
 
     expect(shell.calls.map((c) => [c.script.name, c.params])).toEqual([
@@ -38,11 +42,11 @@ describe("the PowerShell-backed host", () => {
       ["iscsi.addPortal", portalParams],
       ["iscsi.removePortal", portalParams],
       ["iscsi.discover", portalParams],
-      ["iscsi.listSessions", { ...portalParams, NodeAddress: iqn }],
       [
-        "iscsi.logout",
-        { NodeAddress: iqn, Sessions: [{ sessionIdentifier: "s-1", unregister: true }] },
+        "iscsi.listSessions",
+        { TargetPortalAddresses: ["10.0.0.5"], TargetPortalPortNumber: 3260, NodeAddress: iqn },
       ],
+      ["iscsi.logout", { NodeAddress: iqn, Sessions: [logout] }],
       ["iscsi.targetDisks", { NodeAddress: iqn }],
     ]);
   });
@@ -62,6 +66,8 @@ describe("the PowerShell-backed host", () => {
     expect(outcome).toBe("alreadyConnected");
     expect(shell.calls[0]?.params).toEqual({
       ...portalParams,
+      TargetPortalAddresses: ["10.0.0.5"],
+      PortalResolved: true,
       NodeAddress: iqn,
       AuthenticationType: "ONEWAYCHAP",
       ChapUsername: "node1",
@@ -69,6 +75,64 @@ describe("the PowerShell-backed host", () => {
       IsPersistent: true,
       IsMultipathEnabled: false,
     });
+  });
+
+  it("resolves a host-name portal to every address and passes them, not the name, for matching", async () => {
+    const shell = new FakePowerShell();
+    const asked: string[] = [];
+    const h = createPowerShellIscsiHost(shell, {
+      resolveHostName: (name) => {
+        asked.push(name);
+        return Promise.resolve(["10.0.0.5", "fd00::5", "not an address"]);
+      },
+    });
+    shell.results.set("iscsi.listSessions", []);
+    shell.results.set("iscsi.connect", "connected");
+    const named = { address: "san1.example", port: 3260 };
+    await h.listTargetSessions(named, iqn);
+    await h.connectTarget({
+      portal: named,
+      iqn,
+      authenticationType: "NONE",
+      chapUsername: "",
+      chapSecret: "",
+      isPersistent: false,
+      isMultipathEnabled: true,
+    });
+    expect(asked).toEqual(["san1.example", "san1.example"]);
+    expect(shell.calls[0]?.params).toMatchObject({
+      TargetPortalAddresses: ["10.0.0.5", "fd00::5"],
+    });
+    expect(shell.calls[1]?.params).toMatchObject({
+      TargetPortalAddress: "san1.example",
+      TargetPortalAddresses: ["10.0.0.5", "fd00::5"],
+      PortalResolved: true,
+    });
+  });
+
+  it("does not resolve an IP portal, and reports sessions of an unresolvable name as unknown", async () => {
+    const shell = new FakePowerShell();
+    const asked: string[] = [];
+    const h = createPowerShellIscsiHost(shell, {
+      resolveHostName: (name) => {
+        asked.push(name);
+        return Promise.reject(new Error("getaddrinfo ENOTFOUND"));
+      },
+    });
+    shell.results.set("iscsi.listSessions", [
+      { sessionIdentifier: "s-1", targetNodeAddress: iqn, isPersistent: false, viaPortal: false },
+    ]);
+    expect(await h.listTargetSessions(portal, iqn)).toMatchObject([{ viaPortal: false }]);
+    expect(asked).toEqual([]);
+    const gone = { address: "gone.example", port: 3260 };
+    expect(await h.listTargetSessions(gone, iqn)).toMatchObject([{ viaPortal: null }]);
+    expect(shell.calls[1]?.params).toMatchObject({ TargetPortalAddresses: [] });
+  });
+
+  it("takes resolveHostName only for its own PowerShell host", () => {
+    expect(
+      () => new Iscsi({ host: new FakeIscsiHost(), resolveHostName: () => Promise.resolve([]) }),
+    ).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }) as Error);
   });
 
   it.each([

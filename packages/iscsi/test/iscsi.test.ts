@@ -139,6 +139,17 @@ describe("connectTarget", () => {
     expect(await iscsi.getTargetDisks({ targetPortal, iqn })).toEqual({ diskIds: [2, 4] });
   });
 
+  it("with multipath and an unresolvable portal name, refuses rather than log in a second time", async () => {
+    const { host, iscsi } = await added();
+    await iscsi.connectTarget({ targetPortal, iqn, authType: "NONE", isMultipathEnabled: true });
+    host.unresolved = true;
+    const request = { targetPortal, iqn, authType: "NONE" } as const;
+    const error = await failure(iscsi.connectTarget({ ...request, isMultipathEnabled: true }));
+    expect(error).toMatchObject({ code: "FAILED_PRECONDITION", reason: "PORTAL_UNREACHABLE" });
+    await iscsi.connectTarget(request);
+    expect(host.sessions).toHaveLength(1);
+  });
+
   it("one-way CHAP: a wrong or missing login is PERMISSION_DENIED, the right one connects", async () => {
     const { host, iscsi } = await added();
     host.serve(portal, [
@@ -210,7 +221,7 @@ describe("disconnectTarget", () => {
     await iscsi.disconnectTarget({ targetPortal, iqn });
     expect(host.calls[1]?.args).toEqual([
       iqn,
-      [{ sessionIdentifier: "session-1", unregister: true }],
+      [{ sessionIdentifier: "session-1", targetNodeAddress: iqn.toLowerCase(), unregister: true }],
     ]);
     expect(host.events).toEqual(["login session-1", "unregister session-1", "logout session-1"]);
     expect(host.favorites.size).toBe(0);
@@ -275,13 +286,23 @@ describe("disconnectTarget", () => {
     expect(host.sessions.map((s) => s.portal.address)).toEqual(["10.0.0.5"]);
   });
 
-  it("logs out every session of the target when none goes through this portal", async () => {
+  it("leaves the target's sessions through other portals logged in", async () => {
     const { host, iscsi } = await connected(false);
     await iscsi.disconnectTarget({
       targetPortal: { targetAddress: "array.example", targetPort: 3260 },
       iqn,
     });
-    expect(host.sessions).toEqual([]);
+    expect(host.methods()).toEqual(["listTargetSessions"]);
+    expect(host.sessions).toHaveLength(1);
+  });
+
+  it("refuses, logging nothing out, when sessions exist and the portal's name does not resolve", async () => {
+    const { host, iscsi } = await connected(false);
+    host.unresolved = true;
+    const error = await failure(iscsi.disconnectTarget({ targetPortal, iqn }));
+    expect(error).toMatchObject({ code: "FAILED_PRECONDITION", reason: "PORTAL_UNREACHABLE" });
+    expect(host.methods()).toEqual(["listTargetSessions"]);
+    expect(host.sessions).toHaveLength(1);
   });
 });
 
