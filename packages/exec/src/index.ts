@@ -20,7 +20,13 @@ export { parseJson } from "./json.js";
 export { transportScripts } from "./host-script.js";
 export { createKeyedLock } from "./keyed-lock.js";
 export type { KeyedLock } from "./keyed-lock.js";
-export { isWithin, normalizePath, platformPathStyle, separatorOf } from "./paths.js";
+export {
+  foldWindowsName,
+  isWithin,
+  normalizePath,
+  platformPathStyle,
+  separatorOf,
+} from "./paths.js";
 export type { PathRuleOptions, PathStyle } from "./paths.js";
 export { requestFields, validateUint32 } from "./validate.js";
 export { bindHost } from "./host-binding.js";

@@ -101,8 +101,47 @@ export function separatorOf(style: PathStyle): string {
 }
 
 /**
+ * A name as NTFS compares it: each UTF-16 unit upper-cased on its own, one unit to one unit, as
+ * the volume's `$UpCase` table does (RtlUpcaseUnicodeChar). Unlike JavaScript's full case mapping,
+ * the KELVIN SIGN (U+212A) stays distinct from `K`, `ß` does not become `SS`, and surrogates are
+ * left alone. A letter outside ASCII never folds into ASCII here (dotless `ı` stays apart from
+ * `I`, long `ſ` from `S`), so a look-alike of an allowed root can only be refused, never let in.
+ * The table is written when the volume is formatted, so one formatted by an old Windows may fold
+ * fewer non-ASCII letters than this.
+ *
+ * @example
+ * ```ts
+ * foldWindowsName("C:\\Var\\Lib") === foldWindowsName("c:\\var\\lib"); // true
+ * foldWindowsName("\u212Aubelet") === foldWindowsName("kubelet"); // false
+ * ```
+ */
+export function foldWindowsName(name: string): string {
+  let folded = "";
+  for (let i = 0; i < name.length; i++) folded += upcaseUnit(name.charCodeAt(i));
+  return folded;
+}
+
+const upcaseCache = new Map<number, string>();
+
+function upcaseUnit(unit: number): string {
+  const self = String.fromCharCode(unit);
+  if (unit < 0x61) return self;
+  if (unit <= 0x7a) return String.fromCharCode(unit - 0x20);
+  if (unit < 0x80 || (unit >= 0xd800 && unit <= 0xdfff)) return self;
+  let upper = upcaseCache.get(unit);
+  if (upper === undefined) {
+    const full = self.toUpperCase();
+    // One unit to one unit, as a table indexed by UTF-16 unit: no room for "SS".
+    upper = full.length === 1 && full.charCodeAt(0) >= 0x80 ? full : self;
+    upcaseCache.set(unit, upper);
+  }
+  return upper;
+}
+
+/**
  * Whether `path` is `root` or inside it, on a separator boundary (so `C:\kubeletX` is not inside
- * `C:\kubelet`), case-insensitively on Windows. Both must already be normalised.
+ * `C:\kubelet`). On Windows names compare as NTFS compares them ({@link foldWindowsName}), not
+ * with JavaScript's case mapping. Both must already be normalised.
  *
  * @example
  * ```ts
@@ -111,7 +150,7 @@ export function separatorOf(style: PathStyle): string {
  * ```
  */
 export function isWithin(path: string, root: string, style: PathStyle): boolean {
-  const fold = (s: string) => (style === "windows" ? s.toLowerCase() : s);
+  const fold = (s: string) => (style === "windows" ? foldWindowsName(s) : s);
   const p = fold(path);
   const r = fold(root);
   if (p === r) return true;

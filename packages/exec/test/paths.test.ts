@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isWithin, normalizePath } from "../src/index.js";
+import { foldWindowsName, isWithin, normalizePath } from "../src/index.js";
 
 const win = (path: unknown, systemDrive?: string) =>
   normalizePath(path, { style: "windows", ...(systemDrive === undefined ? {} : { systemDrive }) });
@@ -86,5 +86,36 @@ describe("isWithin", () => {
   it("ignores case on Windows only", () => {
     expect(isWithin("c:\\KUBELET\\a", "C:\\kubelet", "windows")).toBe(true);
     expect(isWithin("/KUBELET/a", "/kubelet", "posix")).toBe(false);
+  });
+});
+
+describe("foldWindowsName", () => {
+  it("folds one UTF-16 unit to one, as NTFS's upcase table does", () => {
+    expect(foldWindowsName("c:\\Var\\lib")).toBe("C:\\VAR\\LIB");
+    expect(foldWindowsName("ÜBER über Ωμέγα")).toBe("ÜBER ÜBER ΩΜΈΓΑ");
+    expect(foldWindowsName("straße")).toBe("STRAßE");
+    expect(foldWindowsName("\ud801\udc28")).toBe("\ud801\udc28");
+    expect(foldWindowsName("\u212a")).toBe("\u212a");
+  });
+
+  it("never folds a non-ASCII letter into ASCII", () => {
+    expect(foldWindowsName("lıb")).toBe("LıB");
+    expect(foldWindowsName("ſys")).toBe("ſYS");
+  });
+});
+
+describe("isWithin compares names as NTFS does", () => {
+  it("keeps a KELVIN SIGN spelling of kubelet outside the kubelet root", () => {
+    // JavaScript's toLowerCase() maps U+212A to "k"; NTFS sees two different names.
+    expect(isWithin("C:\\var\\lib\\\u212aubelet\\pods", "C:\\var\\lib\\kubelet", "windows")).toBe(
+      false,
+    );
+    expect(isWithin("C:\\var\\lib\\\u212aubelet", "C:\\var\\lib\\kubelet", "windows")).toBe(false);
+  });
+
+  it("keeps look-alikes and multi-letter mappings apart", () => {
+    expect(isWithin("C:\\var\\lıb\\kubelet", "C:\\var\\lib\\kubelet", "windows")).toBe(false);
+    expect(isWithin("C:\\STRASSE\\a", "C:\\straße", "windows")).toBe(false);
+    expect(isWithin("C:\\ÜBER\\a", "C:\\über", "windows")).toBe(true);
   });
 });
