@@ -1,15 +1,18 @@
 import {
   createKeyedLock,
   CsiProxyError,
+  foldWindowsName,
   invalidArgument,
   normalizePath,
   platformPathStyle,
   type PathRuleOptions,
   type PathStyle,
 } from "@csi-proxy/exec";
+import type { Stats } from "node:fs";
 import { posix, win32 } from "node:path";
+import { entryKind, findEntry, type EntryKind } from "./entry-kind.js";
 import { errnoCode, fsError } from "./fs-errors.js";
-import { createNodeFilesystemHost, type FilesystemHost } from "./host.js";
+import { createNodeFilesystemHost, type DirectoryEntry, type FilesystemHost } from "./host.js";
 import { Sandbox } from "./sandbox.js";
 import type {
   CreateSymlinkRequest,
@@ -114,25 +117,40 @@ export class Filesystem {
 
   /**
    * Removes a directory (or file or link). Without `force` it must exist and be empty; with
-   * `force` it is removed recursively, without following links or mount points, and a missing
-   * path is success.
+   * `force` it is removed recursively, and a missing path is success. Links and junctions are
+   * removed as links, never followed. A mount point (a folder leading to another volume) is
+   * never entered or removed: `FAILED_PRECONDITION`, and nothing is deleted, when the path or
+   * anything under it is one; unmount it first (`Volume.unmountVolume` flushes and unmounts).
    */
   async rmdir(request: RmdirRequest): Promise<void> {
     const path = await this.checked(request.path, false);
-    await this.locked(path, () => this.removeEntry(path, request.force === true));
+    const force = request.force === true;
+    await this.locked(path, async () => {
+      const top = await this.inspectTop(path, force);
+      if (top === undefined) return;
+      // Check the whole tree first, so a refusal leaves every file where it was.
+      if (force) await this.removeEntry(path, top, true, false);
+      await this.removeEntry(path, top, force, true);
+    });
   }
 
-  /** Empties a directory, keeping it; links and mount points inside are removed, never entered. */
+  /**
+   * Empties a directory, keeping it. Links inside are removed, never entered; a mount point
+   * inside is refused (`FAILED_PRECONDITION`) before anything is deleted. The directory itself
+   * may be a mount point: then the mounted volume is emptied, as asked.
+   */
   async rmdirContents(request: RmdirContentsRequest): Promise<void> {
     const path = await this.checked(request.path, true);
     await this.locked(path, async () => {
-      let names: string[];
+      let stats: Stats;
       try {
-        names = await this.host.readdir(path);
+        stats = await this.host.stat(path);
       } catch (error) {
         throw fsError("list", path, error);
       }
-      for (const name of names) await this.removeEntry(this.paths.join(path, name), true);
+      const top: Inspected = { kind: "directory", stats };
+      await this.removeChildren(path, top, false);
+      await this.removeChildren(path, top, true);
     });
   }
 
@@ -170,8 +188,12 @@ export class Filesystem {
       throw fsError("inspect", path, error);
     }
     if (stats.isSymbolicLink()) return { isSymlink: await this.resolves(path) };
-    if (stats.isDirectory() && (await this.isMountPoint(path))) return { isSymlink: true };
-    return { isSymlink: false };
+    if (!stats.isDirectory()) return { isSymlink: false };
+    // A mount point lstat()s as the volume's root on Windows; upstream calls it a link.
+    const kind = await this.kindOf(path, stats);
+    return {
+      isSymlink: kind === "mount" || kind === "unlisted" ? await this.resolves(path) : false,
+    };
   }
 
   private get paths(): typeof win32 {
@@ -191,7 +213,7 @@ export class Filesystem {
   }
 
   private locked(path: string, work: () => Promise<void>): Promise<void> {
-    const key = this.rules.style === "windows" ? path.toLowerCase() : path;
+    const key = this.fold(path);
     return this.locks.run(`path:${key}`, work);
   }
 
@@ -205,54 +227,85 @@ export class Filesystem {
     }
   }
 
-  /**
-   * Whether a directory is a volume mount point. libuv reports Windows volume mount points as
-   * plain directories, so compare where the OS says the folder really is with where its
-   * parent's real path says it should be.
-   */
-  private async isMountPoint(path: string): Promise<boolean> {
-    if (this.rules.style !== "windows") return false;
-    const parent = this.paths.dirname(path);
-    if (parent === path) return false;
-    try {
-      const [real, realParent] = await Promise.all([
-        this.host.realpathNative(path),
-        this.host.realpathNative(parent),
-      ]);
-      const fold = (p: string) =>
-        p
-          .replace(/^\\\\\?\\/, "")
-          .replace(/\\$/, "")
-          .toLowerCase();
-      return fold(real) !== fold(this.paths.join(realParent, this.paths.basename(path)));
-    } catch (error) {
-      throw fsError("inspect", path, error);
-    }
+  private fold(name: string): string {
+    return this.rules.style === "windows" ? foldWindowsName(name) : name;
   }
 
-  /** Removes one entry; with `recursive`, directories are emptied first without entering links. */
-  private async removeEntry(path: string, recursive: boolean): Promise<void> {
-    let stats;
+  /** The top path of a removal; `undefined` when it is missing and that is success. */
+  private async inspectTop(path: string, force: boolean): Promise<Inspected | undefined> {
+    let stats: Stats;
     try {
       stats = await this.host.lstat(path);
     } catch (error) {
-      if (recursive && missing.has(errnoCode(error) ?? "")) return;
+      if (force && missing.has(errnoCode(error) ?? "")) return undefined;
       throw fsError("remove", path, error);
     }
+    return { kind: await this.kindOf(path, stats), stats };
+  }
+
+  /** {@link entryKind} of a path, asking its parent's listing and device. */
+  private async kindOf(path: string, stats: Stats): Promise<EntryKind> {
+    if (stats.isSymbolicLink() || !stats.isDirectory()) return entryKind(stats, false, stats.dev);
+    const parent = this.paths.dirname(path);
+    if (parent === path) return "directory";
+    let entries: DirectoryEntry[];
+    let parentStats: Stats;
     try {
-      if (!stats.isDirectory()) {
-        await this.unlinkEntry(path, stats.isSymbolicLink());
+      [entries, parentStats] = await Promise.all([
+        this.host.readdir(parent),
+        this.host.stat(parent),
+      ]);
+    } catch (error) {
+      throw fsError("inspect", parent, error);
+    }
+    const entry = findEntry(entries, this.paths.basename(path), (name) => this.fold(name));
+    return entryKind(stats, entry?.isSymbolicLink(), parentStats.dev);
+  }
+
+  /**
+   * Removes one entry (`remove` false: only checks that it could be). With `recursive`, a
+   * directory is emptied first; links are removed as links; mount points are refused.
+   */
+  private async removeEntry(
+    path: string,
+    entry: Inspected,
+    recursive: boolean,
+    remove: boolean,
+  ): Promise<void> {
+    if (entry.kind === "mount" || entry.kind === "unlisted")
+      throw mountPointError(path, entry.kind);
+    try {
+      if (entry.kind === "file" || entry.kind === "link") {
+        if (remove) await this.unlinkEntry(path, entry.kind === "link");
         return;
       }
-      // A mount point is removed as a folder; the volume behind it is never entered.
-      if (recursive && !(await this.isMountPoint(path))) {
-        for (const name of await this.host.readdir(path))
-          await this.removeEntry(this.paths.join(path, name), true);
-      }
-      await this.host.rmdir(path);
+      if (recursive) await this.removeChildren(path, entry, remove);
+      if (remove) await this.host.rmdir(path);
     } catch (error) {
       if (error instanceof CsiProxyError) throw error;
       throw fsError("remove", path, error);
+    }
+  }
+
+  private async removeChildren(path: string, dir: Inspected, remove: boolean): Promise<void> {
+    let entries: DirectoryEntry[];
+    try {
+      entries = await this.host.readdir(path);
+    } catch (error) {
+      if (!remove || !missing.has(errnoCode(error) ?? "")) throw fsError("list", path, error);
+      return;
+    }
+    for (const child of entries) {
+      const childPath = this.paths.join(path, child.name);
+      let stats: Stats;
+      try {
+        stats = await this.host.lstat(childPath);
+      } catch (error) {
+        if (missing.has(errnoCode(error) ?? "")) continue;
+        throw fsError("remove", childPath, error);
+      }
+      const kind = entryKind(stats, child.isSymbolicLink(), dir.stats.dev);
+      await this.removeEntry(childPath, { kind, stats }, true, remove);
     }
   }
 
@@ -265,4 +318,21 @@ export class Filesystem {
       await this.host.rmdir(path);
     }
   }
+}
+
+interface Inspected {
+  readonly kind: EntryKind;
+  readonly stats: Stats;
+}
+
+function mountPointError(path: string, kind: "mount" | "unlisted"): CsiProxyError {
+  const what =
+    kind === "mount"
+      ? "is a mount point (it leads to another volume)"
+      : "is a directory its parent's listing does not show, so it may be a mount point";
+  return new CsiProxyError(
+    `${path} ${what}; nothing was removed. Unmount the volume first (Volume.unmountVolume), ` +
+      "then remove the folder.",
+    { code: "FAILED_PRECONDITION" },
+  );
 }

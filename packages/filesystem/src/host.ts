@@ -1,26 +1,27 @@
 /// <reference types="node" preserve="true" />
 // FilesystemHost uses Node's fs types; the kept directive loads them for consumers (TS 6: `types: []`).
-import { type Stats, realpath as realpathCallback } from "node:fs";
-import {
-  lstat,
-  mkdir,
-  readdir,
-  readlink,
-  rm,
-  rmdir,
-  stat,
-  symlink,
-  unlink,
-} from "node:fs/promises";
+import type { Dirent, Stats } from "node:fs";
+import { lstat, mkdir, readdir, readlink, rmdir, stat, symlink, unlink } from "node:fs/promises";
+import { realpath as realpathCallback } from "node:fs";
 import { promisify } from "node:util";
 
 /**
- * The filesystem operations the Filesystem group needs. The default uses Node's `fs`, which is
- * exact for these operations on Windows and POSIX; tests inject fakes to reproduce Windows-only
- * behaviour (volume mount points) on Linux.
+ * One entry of a directory listing, typed by what the OS says of the entry itself. On Windows,
+ * Node's `readdir(..., { withFileTypes: true })` reports every reparse point (symbolic link,
+ * junction, volume mount point) as a symbolic link: libuv's `fs__scandir` (src/win/fs.c) maps
+ * `FILE_ATTRIBUTE_REPARSE_POINT` to `UV__DT_LINK` before it looks at `FILE_ATTRIBUTE_DIRECTORY`.
+ */
+export type DirectoryEntry = Pick<Dirent, "name" | "isDirectory" | "isSymbolicLink">;
+
+/**
+ * The filesystem operations the Filesystem group needs. The default uses Node's `fs`; tests
+ * inject fakes that reproduce what Node reports on Windows (volume mount points) on Linux.
  */
 export interface FilesystemHost {
-  /** `fs.lstat`: the entry itself, links not followed. */
+  /**
+   * `fs.lstat`: the entry itself. On Windows, libuv follows a reparse point it cannot read as a
+   * link (a volume mount point), so such a folder lstat()s as the mounted volume's root.
+   */
   lstat(path: string): Promise<Stats>;
   /** `fs.stat`: links followed. */
   stat(path: string): Promise<Stats>;
@@ -28,25 +29,20 @@ export interface FilesystemHost {
   readlink(path: string): Promise<string>;
   /** Resolves symlinks and junctions component by component (not volume mount points). */
   realpath(path: string): Promise<string>;
-  /** The OS's own final path: on Windows a mounted folder resolves to its `\\?\Volume{...}\`. */
-  realpathNative(path: string): Promise<string>;
   /** Creates the directory and its missing parents; an existing directory is success. */
   mkdir(path: string): Promise<void>;
   /** `fs.rmdir`: removes an empty directory (and, on Windows, a directory link). */
   rmdir(path: string): Promise<void>;
   /** `fs.unlink`: removes a file or a link. */
   unlink(path: string): Promise<void>;
-  /** Removes a directory tree; a missing path is success. */
-  removeTree(path: string): Promise<void>;
-  /** Names of a directory's entries. */
-  readdir(path: string): Promise<string[]>;
+  /** A directory's entries, each typed by the directory listing itself (see {@link DirectoryEntry}). */
+  readdir(path: string): Promise<DirectoryEntry[]>;
   /** Creates `path` as a link to `target`; `"dir"` makes a directory link on Windows. */
   symlink(target: string, path: string, type: "dir" | "file"): Promise<void>;
 }
 
 // The callback realpath is Node's JavaScript walk, which follows only what lstat calls a link.
 const realpathWalk = promisify(realpathCallback);
-const realpathNative = promisify(realpathCallback.native);
 
 /**
  * The default host: Node's `fs`. Wrap it to fake Windows-only behaviour in tests.
@@ -54,7 +50,7 @@ const realpathNative = promisify(realpathCallback.native);
  * @example
  * ```ts
  * const real = createNodeFilesystemHost();
- * const fs = new Filesystem({ host: { ...real, readdir: async (p) => (await real.readdir(p)).sort() } });
+ * const fs = new Filesystem({ host: { ...real, mkdir: async (p) => { console.log(p); await real.mkdir(p); } } });
  * ```
  */
 export function createNodeFilesystemHost(): FilesystemHost {
@@ -63,14 +59,14 @@ export function createNodeFilesystemHost(): FilesystemHost {
     stat: (path) => stat(path),
     readlink: (path) => readlink(path),
     realpath: (path) => realpathWalk(path),
-    realpathNative: (path) => realpathNative(path),
     mkdir: async (path) => {
       await mkdir(path, { recursive: true });
     },
     rmdir: (path) => rmdir(path),
     unlink: (path) => unlink(path),
-    removeTree: (path) => rm(path, { recursive: true, force: true }),
-    readdir: (path) => readdir(path),
+    // scandir, not opendir: libuv's fs__readdir tests the directory bit first and would call a
+    // mount point a directory.
+    readdir: (path) => readdir(path, { withFileTypes: true }),
     symlink: (target, path, type) => symlink(target, path, type),
   };
 }

@@ -1,7 +1,7 @@
 export { Filesystem } from "./filesystem.js";
 export type { FilesystemOptions } from "./filesystem.js";
 export { createNodeFilesystemHost } from "./host.js";
-export type { FilesystemHost } from "./host.js";
+export type { DirectoryEntry, FilesystemHost } from "./host.js";
 export { isWithin, normalizePath, platformPathStyle } from "@csi-proxy/exec";
 export type { PathRuleOptions, PathStyle } from "@csi-proxy/exec";
 export type {

@@ -1,21 +1,35 @@
 import type { Stats } from "node:fs";
 import { win32 } from "node:path";
-import type { FilesystemHost } from "../src/index.js";
+import type { DirectoryEntry, FilesystemHost } from "../src/index.js";
 
-type Entry =
+/**
+ * An entry of the fake. `junction` is a junction to a drive path (`\??\C:\...`), which libuv
+ * reads as a link; `mount` is a volume mount point (`\??\Volume{guid}\`, the CSI staging case:
+ * a volume with no drive letter mounted on a folder), which it cannot read as one.
+ */
+export type Entry =
   | { kind: "dir" }
   | { kind: "file" }
   | { kind: "link"; target: string }
-  | { kind: "mount"; volume: string };
+  | { kind: "junction"; target: string }
+  | { kind: "mount"; volume: string; serial?: number };
+
+const systemSerial = 0x1c2a_7e41;
 
 function errno(code: string, path: string): Error {
   return Object.assign(new Error(`${code}: ${path}`), { code });
 }
 
 /**
- * An in-memory Windows filesystem for tests: paths are case-insensitive, links and volume mount
- * points behave as Node reports them on Windows (a mount point lstat()s as a plain directory,
- * and only the native realpath reveals the volume).
+ * An in-memory Windows filesystem that answers as Node answers on Windows (libuv, src/win/fs.c):
+ * - `lstat` of a volume mount point follows it (fs__stat_impl retries without
+ *   FILE_FLAG_OPEN_REPARSE_POINT), so it is a directory whose `dev` is the mounted volume's
+ *   serial number; `readlink` of it fails with EINVAL (ERROR_SYMLINK_NOT_SUPPORTED);
+ * - `readdir` with types calls every reparse point (link, junction, mount point) a link
+ *   (fs__scandir tests FILE_ATTRIBUTE_REPARSE_POINT before FILE_ATTRIBUTE_DIRECTORY);
+ * - names compare case-insensitively; `rmdir` of a non-empty directory fails with ENOTEMPTY.
+ * A mounted volume's files are entries under the mount folder. `serial` lets a test give the
+ * mounted volume the system volume's serial number, as a volume cloned from it keeps.
  */
 export class MemoryWindowsHost implements FilesystemHost {
   readonly entries = new Map<string, Entry>();
@@ -29,11 +43,22 @@ export class MemoryWindowsHost implements FilesystemHost {
     return this.entries.get(path.toLowerCase());
   }
 
-  private stats(entry: Entry): Stats {
-    const fake: Pick<Stats, "isDirectory" | "isSymbolicLink" | "isFile"> = {
+  /** The serial number of the volume holding `path` (a mount point's own is its volume's). */
+  private serialOf(path: string): number {
+    for (let current = path; ; current = win32.dirname(current)) {
+      const entry = this.get(current);
+      if (entry?.kind === "mount") return entry.serial ?? serialFromGuid(entry.volume);
+      if (win32.dirname(current) === current) return systemSerial;
+    }
+  }
+
+  private stats(path: string, entry: Entry): Stats {
+    const isLink = entry.kind === "link" || entry.kind === "junction";
+    const fake: Pick<Stats, "isDirectory" | "isSymbolicLink" | "isFile" | "dev"> = {
       isDirectory: () => entry.kind === "dir" || entry.kind === "mount",
-      isSymbolicLink: () => entry.kind === "link",
+      isSymbolicLink: () => isLink,
       isFile: () => entry.kind === "file",
+      dev: this.serialOf(path),
     };
     return fake as Stats;
   }
@@ -41,19 +66,19 @@ export class MemoryWindowsHost implements FilesystemHost {
   lstat(path: string): Promise<Stats> {
     this.calls.push(`lstat ${path}`);
     const entry = this.get(path);
-    return entry ? Promise.resolve(this.stats(entry)) : Promise.reject(errno("ENOENT", path));
+    return entry ? Promise.resolve(this.stats(path, entry)) : Promise.reject(errno("ENOENT", path));
   }
 
   async stat(path: string): Promise<Stats> {
     const entry = this.get(path);
-    if (entry?.kind === "link") return this.stat(entry.target);
+    if (entry?.kind === "link" || entry?.kind === "junction") return this.stat(entry.target);
     if (!entry) throw errno("ENOENT", path);
-    return this.stats(entry);
+    return this.stats(path, entry);
   }
 
   readlink(path: string): Promise<string> {
     const entry = this.get(path);
-    return entry?.kind === "link"
+    return entry?.kind === "link" || entry?.kind === "junction"
       ? Promise.resolve(entry.target)
       : Promise.reject(errno("EINVAL", path));
   }
@@ -61,13 +86,7 @@ export class MemoryWindowsHost implements FilesystemHost {
   async realpath(path: string): Promise<string> {
     const entry = this.get(path);
     if (!entry) throw errno("ENOENT", path);
-    return entry.kind === "link" ? this.realpath(entry.target) : path;
-  }
-
-  async realpathNative(path: string): Promise<string> {
-    const entry = this.get(path);
-    if (entry?.kind === "mount") return `\\\\?\\${entry.volume}\\`;
-    return this.realpath(path);
+    return entry.kind === "link" || entry.kind === "junction" ? this.realpath(entry.target) : path;
   }
 
   mkdir(path: string): Promise<void> {
@@ -82,31 +101,60 @@ export class MemoryWindowsHost implements FilesystemHost {
 
   rmdir(path: string): Promise<void> {
     this.calls.push(`rmdir ${path}`);
+    const entry = this.get(path);
+    if (!entry) return Promise.reject(errno("ENOENT", path));
+    if (entry.kind === "file") return Promise.reject(errno("ENOTDIR", path));
+    if ((entry.kind === "dir" || entry.kind === "mount") && this.children(path).length > 0)
+      return Promise.reject(errno("ENOTEMPTY", path));
     this.entries.delete(path.toLowerCase());
     return Promise.resolve();
   }
 
   unlink(path: string): Promise<void> {
     this.calls.push(`unlink ${path}`);
+    const entry = this.get(path);
+    if (!entry) return Promise.reject(errno("ENOENT", path));
+    if (entry.kind !== "file") return Promise.reject(errno("EPERM", path));
     this.entries.delete(path.toLowerCase());
     return Promise.resolve();
   }
 
-  removeTree(path: string): Promise<void> {
-    return this.rmdir(path);
-  }
-
-  readdir(path: string): Promise<string[]> {
+  readdir(path: string): Promise<DirectoryEntry[]> {
     this.calls.push(`readdir ${path}`);
-    const prefix = `${path.toLowerCase()}\\`;
-    const names = [...this.entries.keys()]
-      .filter((key) => key.startsWith(prefix) && !key.slice(prefix.length).includes("\\"))
-      .map((key) => key.slice(prefix.length));
-    return Promise.resolve(names);
+    const entry = this.get(path);
+    if (!entry) return Promise.reject(errno("ENOENT", path));
+    return Promise.resolve(
+      this.children(path).map(([name, child]) => {
+        const reparse = child.kind !== "dir" && child.kind !== "file";
+        return {
+          name,
+          isSymbolicLink: () => reparse,
+          isDirectory: () => !reparse && child.kind === "dir",
+        };
+      }),
+    );
   }
 
   symlink(target: string, path: string): Promise<void> {
     this.entries.set(path.toLowerCase(), { kind: "link", target });
     return Promise.resolve();
   }
+
+  /** Whether anything at or under `path` is still there. */
+  has(path: string): boolean {
+    return this.get(path) !== undefined;
+  }
+
+  private children(path: string): [string, Entry][] {
+    const lower = path.toLowerCase();
+    const prefix = lower.endsWith("\\") ? lower : `${lower}\\`;
+    return [...this.entries.entries()]
+      .filter(([key]) => key.startsWith(prefix) && !key.slice(prefix.length).includes("\\"))
+      .map(([key, entry]) => [key.slice(prefix.length), entry]);
+  }
+}
+
+function serialFromGuid(volume: string): number {
+  const hex = /[0-9a-f]{8}/i.exec(volume)?.[0] ?? "0badf00d";
+  return Number.parseInt(hex, 16);
 }

@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { createPowerShell } from "@csi-proxy/exec";
 import { provisionPwsh } from "@csi-proxy/pwsh";
-import { Simulator } from "@csi-proxy/winsim";
+import { Simulator, windowsFilesystemHost } from "@csi-proxy/winsim";
 import { parseDemoArgs } from "./args.js";
 import { runLifecycle } from "./lifecycle.js";
 import { createNodeGroups } from "./node.js";
@@ -41,6 +41,8 @@ if (args.host === "real") {
     pathStyle: "posix",
     kubeletRoot: paths.root,
     smbLinks: simulatedShareLinks(sim),
+    // Mount points as Node sees them on Windows: folders, not the simulator's Linux symlinks.
+    fsHost: windowsFilesystemHost(sim),
   });
   if (!args.json)
     console.log(

@@ -1,6 +1,6 @@
 import { Disk } from "@csi-proxy/disk";
 import type { PowerShell } from "@csi-proxy/exec";
-import { Filesystem } from "@csi-proxy/filesystem";
+import { Filesystem, type FilesystemHost } from "@csi-proxy/filesystem";
 import { Iscsi } from "@csi-proxy/iscsi";
 import { Smb, type SmbLinkHost } from "@csi-proxy/smb";
 import { System } from "@csi-proxy/system";
@@ -21,6 +21,8 @@ export interface NodeOptions {
   readonly pathStyle: "windows" | "posix";
   readonly kubeletRoot: string;
   readonly smbLinks?: SmbLinkHost;
+  /** What Node reports of the host's folders; Node's `fs` by default. */
+  readonly fsHost?: FilesystemHost;
 }
 
 export function createNodeGroups(shell: PowerShell, options: NodeOptions): NodeGroups {
@@ -30,7 +32,11 @@ export function createNodeGroups(shell: PowerShell, options: NodeOptions): NodeG
     iscsi: new Iscsi({ shell }),
     disk: new Disk({ shell }),
     volume: new Volume({ shell, pathStyle }),
-    filesystem: new Filesystem({ pathStyle, allowedRoots: [options.kubeletRoot] }),
+    filesystem: new Filesystem({
+      pathStyle,
+      allowedRoots: [options.kubeletRoot],
+      ...(options.fsHost === undefined ? {} : { host: options.fsHost }),
+    }),
     smb: new Smb({
       shell,
       pathStyle,

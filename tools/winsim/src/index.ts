@@ -87,3 +87,4 @@ export {
   startModes,
   systemDefaultsPath,
 } from "./system.js";
+export { windowsFilesystemHost } from "./fs-host.js";
