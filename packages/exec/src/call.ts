@@ -1,5 +1,6 @@
 import { publishEnd, publishError, publishStart, type ExecStartEvent } from "./diagnostics.js";
 import type { CsiProxyErrorCode } from "./errors.js";
+import { missingCommandMessage } from "./missing-module.js";
 import type { EncodedParams } from "./params.js";
 import { PowerShellError, type PowerShellErrorRecord } from "./powershell-error.js";
 import type { ResponseBody } from "./protocol.js";
@@ -115,11 +116,15 @@ export class Call {
     if (outcome.kind === "response") {
       if (outcome.body.ok) throw new Error("unreachable: successful response");
       const record = redactDeep(outcome.body.error, r);
+      // A host without the module (Storage, SmbShare, iSCSI) cannot do this at all.
+      const missing = missingCommandMessage(record);
       const code =
-        record.fullyQualifiedErrorId === "CsiProxy.UnknownParameter"
-          ? "INVALID_ARGUMENT"
-          : "COMMAND_FAILED";
-      return new PowerShellError(`${this.script.name} failed: ${record.message}`, {
+        missing !== undefined
+          ? "UNSUPPORTED"
+          : record.fullyQualifiedErrorId === "CsiProxy.UnknownParameter"
+            ? "INVALID_ARGUMENT"
+            : "COMMAND_FAILED";
+      return new PowerShellError(`${this.script.name} failed: ${missing ?? record.message}`, {
         ...common,
         code,
         record,

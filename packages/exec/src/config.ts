@@ -1,5 +1,7 @@
 import { invalidArgument } from "./errors.js";
 import { bootstrapCommand } from "./host-script.js";
+import { maxTimeoutMs, ownField, positiveInteger, stringList } from "./run-options.js";
+import { checkWellFormed } from "./validate.js";
 import type { ExecMode } from "./types.js";
 
 /** Options of {@link createPowerShell}. */
@@ -37,49 +39,97 @@ export interface ResolvedConfig {
   readonly depth: number;
 }
 
-function positiveInteger(
-  name: string,
-  value: number | undefined,
-  fallback: number,
-  max: number,
-): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1 || value > max) {
-    throw invalidArgument(`${name} must be an integer from 1 to ${max}, got ${String(value)}.`);
-  }
-  return value;
-}
-
 /** Whether the executable is Windows PowerShell 5.1 rather than PowerShell 7. */
 export function isWindowsPowerShell(executable: string): boolean {
   return /(^|[\\/])powershell(\.exe)?$/i.test(executable);
 }
 
+const optionNames = new Set([
+  "executable",
+  "mode",
+  "poolSize",
+  "timeoutMs",
+  "idleTimeoutMs",
+  "env",
+  "modules",
+  "depth",
+]);
+
+function optionalString(value: unknown, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || value.trim() === "" || value.includes("\0")) {
+    throw invalidArgument(`${name} must be a non-empty string without NUL characters.`);
+  }
+  checkWellFormed(value, name);
+  return value;
+}
+
+/** `env`: an object of string values (names without `=` or NUL), else INVALID_ARGUMENT. */
+function checkEnv(value: unknown): Record<string, string> {
+  if (value === undefined) return {};
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw invalidArgument("env must be an object of strings.");
+  }
+  const env: Record<string, string> = {};
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key];
+    if (key === "" || key.includes("=") || key.includes("\0") || key === "__proto__") {
+      throw invalidArgument(`env has an invalid variable name ${JSON.stringify(key)}.`);
+    }
+    if (typeof item !== "string" || item.includes("\0")) {
+      throw invalidArgument(`env.${key} must be a string without NUL characters.`);
+    }
+    checkWellFormed(key, "An env name");
+    checkWellFormed(item, `env.${key}`);
+    env[key] = item;
+  }
+  return env;
+}
+
+/**
+ * Checks every option (JavaScript callers get no compile-time check) before anything starts;
+ * reads own properties only. Unknown options are INVALID_ARGUMENT, so a misspelling is not ignored.
+ */
 export function resolveConfig(
-  options: PowerShellOptions = {},
+  options: PowerShellOptions | undefined = {},
   platform: string = process.platform, // not NodeJS.Platform: the .d.ts must not need @types/node
 ): ResolvedConfig {
-  const executable = options.executable ?? (platform === "win32" ? "powershell.exe" : "pwsh");
-  if (executable.trim() === "") throw invalidArgument("executable must not be empty.");
-  // Checked at run time too: JavaScript callers get no compile-time check.
-  const mode = (options.mode ?? "session") as string;
+  const given: unknown = options;
+  if (typeof given !== "object" || given === null || Array.isArray(given)) {
+    throw invalidArgument("createPowerShell takes an options object.");
+  }
+  for (const key of Object.keys(options)) {
+    if (!optionNames.has(key)) throw invalidArgument(`Unknown option ${JSON.stringify(key)}.`);
+  }
+  const own = (key: string): unknown => ownField(options, key);
+  const executable =
+    optionalString(own("executable"), "executable") ??
+    (platform === "win32" ? "powershell.exe" : "pwsh");
+  const mode = own("mode") ?? "session";
   if (mode !== "session" && mode !== "spawn")
     throw invalidArgument(`mode must be "session" or "spawn".`);
+  const modules = own("modules") === undefined ? [] : stringList(own("modules"), "modules");
+  for (const module of modules) {
+    if (module.trim() === "") throw invalidArgument("modules must be non-empty strings.");
+    checkWellFormed(module, "A module name");
+  }
+  const extraEnv = checkEnv(own("env"));
+  const poolSize = positiveInteger("poolSize", own("poolSize"), 1, 64);
+  const timeoutMs = positiveInteger("timeoutMs", own("timeoutMs"), 120_000, maxTimeoutMs);
+  const idleTimeoutMs = positiveInteger(
+    "idleTimeoutMs",
+    own("idleTimeoutMs"),
+    30_000,
+    maxTimeoutMs,
+  );
+  const depth = positiveInteger("depth", own("depth"), 24, 98);
   const winPs = isWindowsPowerShell(executable);
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     // A PSModulePath inherited from pwsh 7 makes Windows PowerShell load 7's modules and fail.
     if (value !== undefined && !(winPs && key.toLowerCase() === "psmodulepath")) env[key] = value;
   }
-  Object.assign(
-    env,
-    { POWERSHELL_TELEMETRY_OPTOUT: "1", POWERSHELL_UPDATECHECK: "Off" },
-    options.env,
-  );
-  for (const module of options.modules ?? []) {
-    if (typeof module !== "string" || module.trim() === "")
-      throw invalidArgument("modules must be non-empty strings.");
-  }
+  Object.assign(env, { POWERSHELL_TELEMETRY_OPTOUT: "1", POWERSHELL_UPDATECHECK: "Off" }, extraEnv);
   return {
     executable,
     args: [
@@ -95,10 +145,10 @@ export function resolveConfig(
     ],
     env,
     mode,
-    poolSize: positiveInteger("poolSize", options.poolSize, 1, 64),
-    timeoutMs: positiveInteger("timeoutMs", options.timeoutMs, 120_000, 2 ** 31 - 1),
-    idleTimeoutMs: positiveInteger("idleTimeoutMs", options.idleTimeoutMs, 30_000, 2 ** 31 - 1),
-    modules: options.modules ?? [],
-    depth: positiveInteger("depth", options.depth, 24, 98),
+    poolSize,
+    timeoutMs,
+    idleTimeoutMs,
+    modules: [...modules],
+    depth,
   };
 }

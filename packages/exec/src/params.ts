@@ -1,4 +1,5 @@
 import { invalidArgument } from "./errors.js";
+import { checkWellFormed } from "./validate.js";
 import type { ParamValue, Params } from "./types.js";
 
 /** Wire form of a value: strings and bigints tagged so ConvertFrom-Json cannot reinterpret them. */
@@ -41,7 +42,8 @@ export function encodeParams(
   const explicit = new Set(secrets.map((name) => name.toLowerCase()));
   for (const [name, value] of Object.entries(params)) {
     if (value === undefined) continue;
-    if (!parameterName.test(name)) {
+    // Assigning "__proto__" would set the prototype, silently dropping the parameter.
+    if (!parameterName.test(name) || name === "__proto__") {
       throw invalidArgument(
         `Parameter name ${JSON.stringify(name)} is not a valid PowerShell parameter name.`,
       );
@@ -61,7 +63,10 @@ function encodeValue(value: ParamValue, path: string, depth: number): WireValue 
   if (depth > maxDepth)
     throw invalidArgument(`Parameter ${path} is nested deeper than ${maxDepth} levels.`);
   if (value === null || typeof value === "boolean") return value;
-  if (typeof value === "string") return { s: Buffer.from(value, "utf8").toString("base64") };
+  if (typeof value === "string") {
+    checkWellFormed(value, `Parameter ${path}`);
+    return { s: Buffer.from(value, "utf8").toString("base64") };
+  }
   if (typeof value === "number") {
     if (!Number.isFinite(value))
       throw invalidArgument(`Parameter ${path} must be a finite number.`);
@@ -81,6 +86,9 @@ function encodeValue(value: ParamValue, path: string, depth: number): WireValue 
   if (isPlainObject(value)) {
     const out: Record<string, WireValue> = {};
     for (const [key, item] of Object.entries(value)) {
+      if (key === "__proto__")
+        throw invalidArgument(`Parameter ${path} has a key named __proto__.`);
+      checkWellFormed(key, `A key of parameter ${path}`);
       if (item !== undefined) out[key] = encodeValue(item, `${path}.${key}`, depth + 1);
     }
     return { o: out };

@@ -2,6 +2,7 @@ import { Call } from "./call.js";
 import { resolveConfig, type PowerShellOptions, type ResolvedConfig } from "./config.js";
 import { CsiProxyError, invalidArgument } from "./errors.js";
 import { encodeParams } from "./params.js";
+import { checkRunOptions } from "./run-options.js";
 import { isScript, type Script } from "./script.js";
 import { SessionPool } from "./session-pool.js";
 import { SpawnRunner } from "./spawn-mode.js";
@@ -37,21 +38,20 @@ class ProcessPowerShell implements PowerShell {
     else this.spawner = new SpawnRunner(config);
   }
 
-  async run<T = unknown>(script: Script, params?: Params, options: RunOptions = {}): Promise<T> {
+  async run<T = unknown>(script: Script, params?: Params, options?: RunOptions): Promise<T> {
     if (!isScript(script))
       throw invalidArgument("run() takes a script defined with ps``, not a string.");
+    // Every option is checked before the call is accepted, so no start event goes without an end.
+    const { timeoutMs, signal, secrets } = checkRunOptions(options, this.config.timeoutMs);
     if (this.closed)
       throw new CsiProxyError("This PowerShell host is closed.", { code: "ABORTED" });
-    const timeoutMs = options.timeoutMs ?? this.config.timeoutMs;
-    if (!Number.isInteger(timeoutMs) || timeoutMs < 1)
-      throw invalidArgument("timeoutMs must be a positive integer.");
-    const encoded = encodeParams(params, options.secrets);
+    const encoded = encodeParams(params, secrets);
     if (JSON.stringify(encoded.wire).length + script.text.length > maxRequestChars) {
       throw invalidArgument(
         `The parameters of ${script.name} are too large to send (over ${maxRequestChars} characters encoded).`,
       );
     }
-    const call = new Call(script, encoded, this.mode, timeoutMs, options.signal);
+    const call = new Call(script, encoded, this.mode, timeoutMs, signal);
     if (!call.isSettled) {
       this.inFlight.add(call);
       if (this.pool) this.pool.submit(call);

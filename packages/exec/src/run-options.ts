@@ -1,0 +1,74 @@
+import { invalidArgument } from "./errors.js";
+
+/** Longest timer Node keeps: a longer `setTimeout` fires at once. */
+export const maxTimeoutMs = 2 ** 31 - 1;
+
+/** Own properties only: a field set on `Object.prototype` is never an option. */
+export function ownField(options: object, key: string): unknown {
+  return Object.hasOwn(options, key) ? (options as Record<string, unknown>)[key] : undefined;
+}
+
+/** Whether `value` can be listened to as an AbortSignal (any realm's). */
+export function isAbortSignal(value: unknown): value is AbortSignal {
+  if (typeof value !== "object" || value === null) return false;
+  const signal = value as Partial<AbortSignal>;
+  return (
+    typeof signal.aborted === "boolean" &&
+    typeof signal.addEventListener === "function" &&
+    typeof signal.removeEventListener === "function"
+  );
+}
+
+/** A list of non-empty strings, else INVALID_ARGUMENT naming `name`. */
+export function stringList(value: unknown, name: string): readonly string[] {
+  if (!Array.isArray(value) || !value.every((item) => typeof item === "string" && item !== "")) {
+    throw invalidArgument(`${name} must be an array of non-empty strings.`);
+  }
+  return value as readonly string[];
+}
+
+/** An integer from 1 to `max`, or `fallback` when absent; else INVALID_ARGUMENT naming `name`. */
+export function positiveInteger(
+  name: string,
+  value: unknown,
+  fallback: number,
+  max: number,
+): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > max) {
+    throw invalidArgument(
+      `${name} must be an integer from 1 to ${max}, got ${typeof value === "number" ? value : typeof value}.`,
+    );
+  }
+  return value;
+}
+
+/** The checked options of one `run()`: every field typed before anything starts. */
+export interface CheckedRunOptions {
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal | undefined;
+  readonly secrets: readonly string[];
+}
+
+/** Checks `run()`'s options (JavaScript callers get no compile-time check); INVALID_ARGUMENT else. */
+export function checkRunOptions(options: unknown, defaultTimeoutMs: number): CheckedRunOptions {
+  if (options === undefined) return { timeoutMs: defaultTimeoutMs, signal: undefined, secrets: [] };
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw invalidArgument("run() options must be an object.");
+  }
+  const signal = ownField(options, "signal");
+  const secrets = ownField(options, "secrets");
+  if (signal !== undefined && !isAbortSignal(signal)) {
+    throw invalidArgument("signal must be an AbortSignal.");
+  }
+  return {
+    timeoutMs: positiveInteger(
+      "timeoutMs",
+      ownField(options, "timeoutMs"),
+      defaultTimeoutMs,
+      maxTimeoutMs,
+    ),
+    signal,
+    secrets: secrets === undefined ? [] : stringList(secrets, "secrets"),
+  };
+}
