@@ -28,6 +28,6 @@ export {
   separatorOf,
 } from "./paths.js";
 export type { PathRuleOptions, PathStyle } from "./paths.js";
-export { requestFields, validateUint32 } from "./validate.js";
+export { ownRequest, requestFields, validateUint32 } from "./validate.js";
 export { bindHost } from "./host-binding.js";
 export type { HostBinding, HostOptions } from "./host-binding.js";

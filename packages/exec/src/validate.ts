@@ -48,6 +48,14 @@ export function requestFields(value: unknown, method: string): Record<string, un
   return own;
 }
 
+/**
+ * {@link requestFields} typed as the request it checked, for methods that read fields by name:
+ * `request = ownRequest(request, "mkdir")`.
+ */
+export function ownRequest<T>(value: T, method: string): T {
+  return requestFields(value, method) as T;
+}
+
 /** A 32-bit unsigned integer (disk, partition numbers), else INVALID_ARGUMENT naming the field. */
 export function validateUint32(value: unknown, field: string): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > 0xffffffff) {

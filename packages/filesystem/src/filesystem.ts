@@ -5,6 +5,7 @@ import {
   invalidArgument,
   normalizePath,
   platformPathStyle,
+  ownRequest,
   type PathRuleOptions,
   type PathStyle,
 } from "@csi-proxy/exec";
@@ -74,6 +75,7 @@ export class Filesystem {
 
   /** Whether anything exists at the path (links are not followed, so a dangling link counts). */
   async pathExists(request: PathExistsRequest): Promise<PathExistsResponse> {
+    request = ownRequest(request, "pathExists");
     const path = await this.checked(request.path, false);
     try {
       await this.host.lstat(path);
@@ -89,6 +91,7 @@ export class Filesystem {
    * share, so it applies no path rules or sandbox, as upstream's PathValid.
    */
   async pathValid(request: PathValidRequest): Promise<PathValidResponse> {
+    request = ownRequest(request, "pathValid");
     const { path } = request;
     if (typeof path !== "string" || path === "") throw invalidArgument("The path is empty.");
     if (path.includes("\u0000")) throw invalidArgument("The path contains a NUL character.");
@@ -105,6 +108,7 @@ export class Filesystem {
 
   /** Creates the directory and its parents; succeeds when it already exists. */
   async mkdir(request: MkdirRequest): Promise<void> {
+    request = ownRequest(request, "mkdir");
     const path = await this.checked(request.path, true);
     await this.locked(path, async () => {
       try {
@@ -123,6 +127,7 @@ export class Filesystem {
    * anything under it is one; unmount it first (`Volume.unmountVolume` flushes and unmounts).
    */
   async rmdir(request: RmdirRequest): Promise<void> {
+    request = ownRequest(request, "rmdir");
     const path = await this.checked(request.path, false);
     const force = request.force === true;
     await this.locked(path, async () => {
@@ -140,6 +145,7 @@ export class Filesystem {
    * may be a mount point: then the mounted volume is emptied, as asked.
    */
   async rmdirContents(request: RmdirContentsRequest): Promise<void> {
+    request = ownRequest(request, "rmdirContents");
     const path = await this.checked(request.path, true);
     await this.locked(path, async () => {
       let stats: Stats;
@@ -156,6 +162,7 @@ export class Filesystem {
 
   /** Creates `targetPath` as a link to the existing `sourcePath` (a directory link for directories). */
   async createSymlink(request: CreateSymlinkRequest): Promise<void> {
+    request = ownRequest(request, "createSymlink");
     const target = await this.checked(request.targetPath, false);
     // Only as written: a staging path may itself be a mount or an SMB link, and creating a link
     // changes nothing at its source (anything later done through the link is checked then).
@@ -180,6 +187,7 @@ export class Filesystem {
    * file or directory; `NOT_FOUND` when nothing is at the path.
    */
   async isSymlink(request: IsSymlinkRequest): Promise<IsSymlinkResponse> {
+    request = ownRequest(request, "isSymlink");
     const path = await this.checked(request.path, false);
     let stats;
     try {

@@ -10,6 +10,10 @@ const codes: Record<string, CsiProxyErrorCode> = {
   EPERM: "PERMISSION_DENIED",
   EBUSY: "CONFLICT",
   EINVAL: "INVALID_ARGUMENT",
+  // The path is longer than the file system takes: the argument is wrong.
+  ENAMETOOLONG: "INVALID_ARGUMENT",
+  // A link loop (Windows: ERROR_CANT_RESOLVE_FILENAME): the links on disk are wrong, not the call.
+  ELOOP: "FAILED_PRECONDITION",
 };
 
 /** The Node error code of a failed fs call, if any. */

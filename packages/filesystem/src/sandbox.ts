@@ -1,6 +1,12 @@
 import { posix, win32 } from "node:path";
-import { CsiProxyError, isWithin, normalizePath, type PathRuleOptions } from "@csi-proxy/exec";
-import { errnoCode } from "./fs-errors.js";
+import {
+  CsiProxyError,
+  isCsiProxyError,
+  isWithin,
+  normalizePath,
+  type PathRuleOptions,
+} from "@csi-proxy/exec";
+import { errnoCode, fsError } from "./fs-errors.js";
 import type { FilesystemHost } from "./host.js";
 
 /**
@@ -31,8 +37,15 @@ export class Sandbox {
   async check(path: string, followFinal: boolean): Promise<void> {
     if (!this.enabled) return;
     this.checkAsWritten(path);
-    const resolved = await this.resolve(path, followFinal);
-    const realRoots = await Promise.all(this.roots.map((root) => this.resolve(root, true)));
+    let resolved: string;
+    let realRoots: string[];
+    try {
+      resolved = await this.resolve(path, followFinal);
+      realRoots = await Promise.all(this.roots.map((root) => this.resolve(root, true)));
+    } catch (error) {
+      // A link loop or an over-long path gets a code, not a raw Node error.
+      throw isCsiProxyError(error) ? error : fsError("resolve", path, error);
+    }
     const allowed = [...this.roots, ...realRoots];
     if (!allowed.some((root) => isWithin(resolved, root, this.rules.style))) {
       throw this.denied(path, `resolves to ${resolved}, outside the allowed roots`);

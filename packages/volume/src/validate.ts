@@ -1,5 +1,5 @@
 import {
-  requestFields,
+  ownRequest,
   invalidArgument,
   normalizePath,
   platformPathStyle,
@@ -9,16 +9,28 @@ import type { PathStyle, VolumeFileSystem } from "./types.js";
 
 const volumeIdPattern =
   /^\\\\\?\\Volume\{[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}\\$/i;
+// Windows' `label` command: "as many as 32 characters for NTFS volumes ... spaces but no tabs"
+// (learn.microsoft.com/previous-versions/windows/it-pro/windows-xp/bb490925); its FAT character
+// limits "do not apply to NTFS volumes". Counted in UTF-16 units, the stricter reading; ReFS
+// labels are held to the same rule, as no documented limit says otherwise.
 const maxLabelLength = 32;
 
-function hasControlCharacter(value: string): boolean {
-  for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) < 0x20) return true;
+/** C0 and C1 controls (tab included), DEL, and the line and paragraph separators. */
+function hasForbiddenLabelCharacter(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029)
+      return true;
+  }
   return false;
 }
 
-/** A request must be an object (upstream panicked on nil requests). */
-export function assertRequest(value: unknown): void {
-  requestFields(value, "Volume");
+/**
+ * A request must be an object (upstream panicked on nil requests); returns its own fields only,
+ * so nothing set on `Object.prototype` is read as a field.
+ */
+export function assertRequest<T>(value: T): T {
+  return ownRequest(value, "Volume");
 }
 
 /** The path style of the running platform. */
@@ -68,13 +80,14 @@ export function validateFileSystem(value: unknown): VolumeFileSystem {
   throw invalidArgument(`fileSystem must be "NTFS" or "ReFS" (got ${JSON.stringify(value)}).`);
 }
 
-/** A file-system label of at most 32 printable characters; absent means none. */
+/** An NTFS/ReFS label: at most 32 characters, no tab or other control character; absent means none. */
 export function validateLabel(value: unknown): string {
   if (value === undefined) return "";
   if (typeof value !== "string") throw invalidArgument("label must be a string.");
   if (value.length > maxLabelLength)
     throw invalidArgument(`label is longer than ${maxLabelLength} characters.`);
-  if (hasControlCharacter(value)) throw invalidArgument("label contains control characters.");
+  if (hasForbiddenLabelCharacter(value))
+    throw invalidArgument("label contains a tab, control character or line separator.");
   return value;
 }
 

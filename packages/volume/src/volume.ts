@@ -91,7 +91,7 @@ export class Volume {
 
   /** Volume ids of a disk (partition 0 or absent: all partitions); an empty list when there are none. */
   async listVolumesOnDisk(request: ListVolumesOnDiskRequest): Promise<ListVolumesOnDiskResponse> {
-    assertRequest(request);
+    request = assertRequest(request);
     const diskNumber = validateUint32(request.diskNumber, "diskNumber");
     const partitionNumber = validateUint32(request.partitionNumber ?? 0, "partitionNumber");
     const volumeIds = await this.run(`disk:${diskNumber}`, `Disk ${diskNumber}`, "", () =>
@@ -102,7 +102,7 @@ export class Volume {
 
   /** Mounts the volume at an existing empty folder; succeeds without change if it is already there. */
   async mountVolume(request: MountVolumeRequest): Promise<MountVolumeResponse> {
-    assertRequest(request);
+    request = assertRequest(request);
     const volumeId = validateVolumeId(request.volumeId);
     const targetPath = validateTargetPath(request.targetPath, this.pathStyle);
     const keys = [volumeKey(volumeId), pathKey(targetPath, this.pathStyle)];
@@ -114,7 +114,7 @@ export class Volume {
 
   /** Flushes the volume's cache, then unmounts it from the folder; succeeds if it was not mounted there. */
   async unmountVolume(request: UnmountVolumeRequest): Promise<UnmountVolumeResponse> {
-    assertRequest(request);
+    request = assertRequest(request);
     const volumeId = validateVolumeId(request.volumeId);
     const targetPath = validateTargetPath(request.targetPath, this.pathStyle);
     const keys = [volumeKey(volumeId), pathKey(targetPath, this.pathStyle)];
@@ -126,7 +126,7 @@ export class Volume {
 
   /** Whether the volume has any file system (NTFS, ReFS, FAT32, ...). */
   async isVolumeFormatted(request: IsVolumeFormattedRequest): Promise<IsVolumeFormattedResponse> {
-    assertRequest(request);
+    request = assertRequest(request);
     const volumeId = validateVolumeId(request.volumeId);
     const info = await this.onVolume(volumeId, () => this.host.getVolume(volumeId));
     const type = info.fileSystemType.trim().toLowerCase();
@@ -135,7 +135,7 @@ export class Volume {
 
   /** Quick-formats the volume (NTFS unless `fileSystem` says ReFS), always: check {@link isVolumeFormatted} first. */
   async formatVolume(request: FormatVolumeRequest): Promise<FormatVolumeResponse> {
-    assertRequest(request);
+    request = assertRequest(request);
     const volumeId = validateVolumeId(request.volumeId);
     const fileSystem = validateFileSystem(request.fileSystem);
     const label = validateLabel(request.label);
@@ -149,7 +149,7 @@ export class Volume {
    * after clamping) succeed without change (`resized: false`).
    */
   async resizeVolume(request: ResizeVolumeRequest): Promise<ResizeVolumeResponse> {
-    assertRequest(request);
+    request = assertRequest(request);
     const volumeId = validateVolumeId(request.volumeId);
     const requested = validateSizeBytes(request.sizeBytes);
     return this.onVolume(volumeId, async () => {
@@ -165,7 +165,7 @@ export class Volume {
 
   /** File-system size and used bytes of the volume. */
   async getVolumeStats(request: GetVolumeStatsRequest): Promise<GetVolumeStatsResponse> {
-    assertRequest(request);
+    request = assertRequest(request);
     const volumeId = validateVolumeId(request.volumeId);
     const info = await this.onVolume(volumeId, () => this.host.getVolume(volumeId));
     const used = info.size > info.sizeRemaining ? info.size - info.sizeRemaining : 0n;
@@ -176,7 +176,7 @@ export class Volume {
   async getDiskNumberFromVolumeId(
     request: GetDiskNumberFromVolumeIdRequest,
   ): Promise<GetDiskNumberFromVolumeIdResponse> {
-    assertRequest(request);
+    request = assertRequest(request);
     const volumeId = validateVolumeId(request.volumeId);
     const numbers = await this.onVolume(volumeId, () => this.host.getDiskNumbers(volumeId));
     const diskNumber = singleDiskNumber(volumeId, numbers);
@@ -187,7 +187,7 @@ export class Volume {
   async getVolumeIdFromTargetPath(
     request: GetVolumeIdFromTargetPathRequest,
   ): Promise<GetVolumeIdFromTargetPathResponse> {
-    assertRequest(request);
+    request = assertRequest(request);
     const targetPath = validateTargetPath(request.targetPath, this.pathStyle);
     const lookup = await this.run(
       pathKey(targetPath, this.pathStyle),
@@ -202,7 +202,7 @@ export class Volume {
   async getClosestVolumeIdFromTargetPath(
     request: GetClosestVolumeIdFromTargetPathRequest,
   ): Promise<GetClosestVolumeIdFromTargetPathResponse> {
-    assertRequest(request);
+    request = assertRequest(request);
     const targetPath = validateTargetPath(request.targetPath, this.pathStyle);
     const lookup = await this.run(
       pathKey(targetPath, this.pathStyle),
@@ -215,7 +215,7 @@ export class Volume {
 
   /** Flushes the volume's file-system cache to disk. */
   async writeVolumeCache(request: WriteVolumeCacheRequest): Promise<WriteVolumeCacheResponse> {
-    assertRequest(request);
+    request = assertRequest(request);
     const volumeId = validateVolumeId(request.volumeId);
     await this.onVolume(volumeId, () => this.host.writeVolumeCache(volumeId));
     return {};

@@ -111,6 +111,20 @@ describe("numbers and options", () => {
     expect(codeOf(() => validateLabel("x".repeat(33)))).toBe("INVALID_ARGUMENT");
     expect(codeOf(() => validateLabel("tab\there"))).toBe("INVALID_ARGUMENT");
   });
+
+  it.each([
+    ["DEL", "data\u007f"],
+    ["a C1 control", "data\u0085"],
+    ["LINE SEPARATOR", "data\u2028x"],
+    ["PARAGRAPH SEPARATOR", "data\u2029x"],
+  ])("refuses a label with %s", (_, label) => {
+    expect(codeOf(() => validateLabel(label))).toBe("INVALID_ARGUMENT");
+  });
+
+  it("keeps NTFS labels of 32 characters, with characters only FAT forbids", () => {
+    expect(validateLabel("x".repeat(32))).toBe("x".repeat(32));
+    expect(validateLabel("a.b,c;d:e+f=g[h]<i>")).toBe("a.b,c;d:e+f=g[h]<i>");
+  });
 });
 
 describe("lock keys", () => {

@@ -94,6 +94,16 @@ describe("validation happens before the host is called", () => {
     }
   });
 
+  it("reads no field through Object.prototype", async () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.volumeId = volumeA;
+    try {
+      expect(await codeOf(volume.formatVolume({} as never))).toBe("INVALID_ARGUMENT");
+    } finally {
+      delete proto.volumeId;
+    }
+  });
+
   it("never reached the host", () => {
     for (const method of Object.values(host)) expect(method).not.toHaveBeenCalled();
   });
