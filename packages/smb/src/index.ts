@@ -21,6 +21,7 @@ export type {
   NewSmbGlobalMappingResponse,
   RemoveSmbGlobalMappingRequest,
   RemoveSmbGlobalMappingResponse,
+  ListSmbGlobalMappingsRequest,
   ListSmbGlobalMappingsResponse,
   SmbGlobalMapping,
 } from "./types.js";

@@ -13,6 +13,7 @@ import {
 import { parseRemotePath } from "./remote-path.js";
 import { withoutSecrets } from "./secrets.js";
 import type {
+  ListSmbGlobalMappingsRequest,
   ListSmbGlobalMappingsResponse,
   NewSmbGlobalMappingRequest,
   NewSmbGlobalMappingResponse,
@@ -117,7 +118,10 @@ export class Smb {
   }
 
   /** Every global mapping on the node, with its status as a name and as Windows' code. */
-  async listSmbGlobalMappings(): Promise<ListSmbGlobalMappingsResponse> {
+  async listSmbGlobalMappings(
+    request: ListSmbGlobalMappingsRequest = {},
+  ): Promise<ListSmbGlobalMappingsResponse> {
+    requestObject(request);
     let found;
     try {
       found = await this.host.listMappings();

@@ -47,6 +47,9 @@ export interface RemoveSmbGlobalMappingResponse {
   removed: boolean;
 }
 
+/** Request of {@link Smb.listSmbGlobalMappings}: no fields. */
+export type ListSmbGlobalMappingsRequest = Record<string, never>;
+
 /** One entry of {@link ListSmbGlobalMappingsResponse}. */
 export interface SmbGlobalMapping {
   /** As Windows stores it, e.g. `\\server\share`. */

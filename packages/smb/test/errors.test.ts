@@ -95,3 +95,14 @@ describe("New-SmbGlobalMapping failures are mapped by error id", () => {
     await expect(smb.listSmbGlobalMappings()).rejects.toBe(original);
   });
 });
+
+describe("listSmbGlobalMappings checks its request before the host", () => {
+  it.each([null, 7, "all", []])("%j is INVALID_ARGUMENT and lists nothing", async (bad) => {
+    const host = new FakeSmbHost();
+    const smb = new Smb({ host, links: new MemoryLinkHost() });
+    await expect(smb.listSmbGlobalMappings(bad as never)).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+    });
+    expect(host.events).toEqual([]);
+  });
+});
