@@ -69,6 +69,8 @@ export function isSupportedSizeFailure(error: unknown): boolean {
 export function toVolumeError(error: unknown, subject: string, volumeId = ""): unknown {
   const record = recordOf(error);
   if (record === undefined) return error;
+  // A missing Storage module is also category ObjectNotFound; exec already named it UNSUPPORTED.
+  if (isCsiProxyError(error) && error.code === "UNSUPPORTED") return error;
   if (isSupportedSizeFailure(error)) return new SupportedSizeUnavailableError(volumeId, error);
   const id = parseErrorId(record.fullyQualifiedErrorId);
   if (id.kind === "NotFound" || record.category === "ObjectNotFound")
