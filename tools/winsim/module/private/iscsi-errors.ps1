@@ -17,7 +17,9 @@ function New-WinSimIscsiError([string]$Code, [string]$Class) {
     $message = $script:WinSimIscsiMessages[$hex]
     if ($null -eq $message) { $message = 'Failed' }
     $id = "HRESULT 0x$hex"
-    $exception = [CsiProxy.WinSim.CimException]::new($message, 'Failed', [Convert]::ToUInt32($hex, 16), $id)
+    # The HRESULT lives in MessageId (so the FQID); StatusCode is the MI result, MI_RESULT_FAILED (1),
+    # as for Storage and SMB errors (MMI CimException.StatusCode = CIMStatusCode; fidelity review F7).
+    $exception = [CsiProxy.WinSim.CimException]::new($message, 'Failed', [uint32]1, $id)
     $record = [System.Management.Automation.ErrorRecord]::new($exception, $id, 'NotSpecified', $Class)
     $record.CategoryInfo.TargetName = $Class
     $record.CategoryInfo.TargetType = "ROOT/Microsoft/Windows/Storage/$Class"
