@@ -1,4 +1,5 @@
 import { invalidArgument } from "./errors.js";
+import { groupOptions, objectOption } from "./group-options.js";
 import { createPowerShell, type PowerShell } from "./powershell.js";
 
 /** What every API group's constructor accepts: its own host layer, or a PowerShell to run on. */
@@ -39,11 +40,17 @@ export function bindHost<H>(
   options: HostOptions<H>,
   createHost: (shell: PowerShell) => H,
 ): HostBinding<H> {
-  if (options.host !== undefined && options.shell !== undefined) {
+  const own = groupOptions(options, group);
+  const given = objectOption(own("host"), `${group}: host`) as H | undefined;
+  const shell = objectOption(own("shell"), `${group}: shell`) as PowerShell | undefined;
+  if (shell !== undefined && typeof shell.run !== "function") {
+    throw invalidArgument(`${group}: shell must be a PowerShell from createPowerShell().`);
+  }
+  if (given !== undefined && shell !== undefined) {
     throw invalidArgument(`${group} takes a host or a shell, not both.`);
   }
-  if (options.host !== undefined) return { host: options.host, close: () => Promise.resolve() };
-  const owned = options.shell === undefined ? createPowerShell() : undefined;
-  const host = createHost(options.shell ?? (owned as PowerShell));
+  if (given !== undefined) return { host: given, close: () => Promise.resolve() };
+  const owned = shell === undefined ? createPowerShell() : undefined;
+  const host = createHost(shell ?? (owned as PowerShell));
   return { host, close: async () => owned?.close() };
 }

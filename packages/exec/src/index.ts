@@ -30,4 +30,5 @@ export {
 export type { PathRuleOptions, PathStyle } from "./paths.js";
 export { ownRequest, requestFields, validateUint32 } from "./validate.js";
 export { bindHost } from "./host-binding.js";
+export { groupOptions, objectOption, pathStyleOption } from "./group-options.js";
 export type { HostBinding, HostOptions } from "./host-binding.js";

@@ -2,9 +2,11 @@ import {
   createKeyedLock,
   CsiProxyError,
   foldWindowsName,
+  groupOptions,
   invalidArgument,
+  objectOption,
+  pathStyleOption,
   normalizePath,
-  platformPathStyle,
   ownRequest,
   type PathRuleOptions,
   type PathStyle,
@@ -65,12 +67,20 @@ export class Filesystem {
   private readonly locks = createKeyedLock();
 
   constructor(options: FilesystemOptions = {}) {
-    this.host = options.host ?? createNodeFilesystemHost();
+    const own = groupOptions(options, "Filesystem");
+    this.host =
+      (objectOption(own("host"), "Filesystem: host") as FilesystemHost | undefined) ??
+      createNodeFilesystemHost();
+    const systemDrive = own("systemDrive") as string | undefined;
     this.rules = {
-      style: options.pathStyle ?? platformPathStyle(),
-      ...(options.systemDrive === undefined ? {} : { systemDrive: options.systemDrive }),
+      style: pathStyleOption(own("pathStyle")),
+      ...(systemDrive === undefined ? {} : { systemDrive }),
     };
-    this.sandbox = new Sandbox(options.allowedRoots, this.rules, this.host);
+    const roots = own("allowedRoots");
+    if (roots !== undefined && !Array.isArray(roots)) {
+      throw invalidArgument("allowedRoots must be an array of paths.");
+    }
+    this.sandbox = new Sandbox(roots as readonly string[] | undefined, this.rules, this.host);
   }
 
   /** Whether anything exists at the path (links are not followed, so a dangling link counts). */

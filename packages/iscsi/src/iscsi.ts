@@ -1,6 +1,7 @@
 import {
   bindHost,
   createKeyedLock,
+  groupOptions,
   invalidArgument,
   type HostBinding,
   type HostOptions,
@@ -81,8 +82,13 @@ export class Iscsi {
   readonly #binding: HostBinding<IscsiHost>;
 
   constructor(options: IscsiOptions = {}) {
-    const { resolveHostName, ...hostOptions } = options;
-    if (resolveHostName !== undefined && options.host !== undefined) {
+    const own = groupOptions(options, "Iscsi");
+    const resolveHostName = own("resolveHostName") as HostNameResolver | undefined;
+    if (resolveHostName !== undefined && typeof resolveHostName !== "function") {
+      throw invalidArgument("Iscsi: resolveHostName must be a function.");
+    }
+    const hostOptions = { host: own("host"), shell: own("shell") } as HostOptions<IscsiHost>;
+    if (resolveHostName !== undefined && hostOptions.host !== undefined) {
       throw invalidArgument("Iscsi takes resolveHostName for its PowerShell host, not with host.");
     }
     this.#binding = bindHost("Iscsi", hostOptions, (shell) =>

@@ -1,15 +1,18 @@
-import { bindHost, createKeyedLock, CsiProxyError, type HostBinding } from "@csi-proxy/exec";
+import {
+  bindHost,
+  createKeyedLock,
+  CsiProxyError,
+  groupOptions,
+  objectOption,
+  pathStyleOption,
+  type HostBinding,
+} from "@csi-proxy/exec";
 import { linkError, toSmbError } from "./errors.js";
 import { createPowerShellSmbHost } from "./host.js";
 import type { SmbHost, SmbLinkHost } from "./host-types.js";
 import { createNodeSmbLinkHost } from "./link-host.js";
 import { isSameTarget, linkTargetFor } from "./link-target.js";
-import {
-  localPathKey,
-  platformPathStyle,
-  type LocalPathRules,
-  type PathStyle,
-} from "./local-path.js";
+import { localPathKey, type LocalPathRules, type PathStyle } from "./local-path.js";
 import { parseRemotePath } from "./remote-path.js";
 import { withoutSecrets } from "./secrets.js";
 import type {
@@ -60,11 +63,15 @@ export class Smb {
   private readonly rules: LocalPathRules;
 
   constructor(options: SmbOptions = {}) {
+    const own = groupOptions(options, "Smb");
+    const systemDrive = own("systemDrive") as string | undefined;
     this.rules = {
-      style: options.pathStyle ?? platformPathStyle(),
-      ...(options.systemDrive === undefined ? {} : { systemDrive: options.systemDrive }),
+      style: pathStyleOption(own("pathStyle")),
+      ...(systemDrive === undefined ? {} : { systemDrive }),
     };
-    this.links = options.links ?? createNodeSmbLinkHost();
+    this.links =
+      (objectOption(own("links"), "Smb: links") as SmbLinkHost | undefined) ??
+      createNodeSmbLinkHost();
     this.binding = bindHost("Smb", options, createPowerShellSmbHost);
   }
 

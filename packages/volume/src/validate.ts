@@ -2,7 +2,6 @@ import {
   ownRequest,
   invalidArgument,
   normalizePath,
-  platformPathStyle,
   validateUint32 as uint32,
 } from "@csi-proxy/exec";
 import type { PathStyle, VolumeFileSystem } from "./types.js";
@@ -31,11 +30,6 @@ function hasForbiddenLabelCharacter(value: string): boolean {
  */
 export function assertRequest<T>(value: T): T {
   return ownRequest(value, "Volume");
-}
-
-/** The path style of the running platform. */
-export function defaultPathStyle(): PathStyle {
-  return platformPathStyle();
 }
 
 /** `\\?\Volume{GUID}\` exactly (the MSFT_Volume UniqueId form), else INVALID_ARGUMENT. */

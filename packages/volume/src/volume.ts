@@ -1,4 +1,11 @@
-import { bindHost, createKeyedLock, type HostBinding, type KeyedLock } from "@csi-proxy/exec";
+import {
+  bindHost,
+  createKeyedLock,
+  groupOptions,
+  pathStyleOption,
+  type HostBinding,
+  type KeyedLock,
+} from "@csi-proxy/exec";
 import { isSupportedSizeFailure, SupportedSizeUnavailableError, toVolumeError } from "./errors.js";
 import { createPowerShellVolumeHost } from "./host.js";
 import type { PartitionSizes, VolumeHost } from "./host-types.js";
@@ -39,7 +46,6 @@ import type {
 } from "./types.js";
 import {
   assertRequest,
-  defaultPathStyle,
   pathKey,
   validateFileSystem,
   validateLabel,
@@ -81,7 +87,7 @@ export class Volume {
    *   {@link Volume.close} ends; `pathStyle` defaults to the platform's.
    */
   constructor(options: VolumeOptions = {}) {
-    this.pathStyle = options.pathStyle ?? defaultPathStyle();
+    this.pathStyle = pathStyleOption(groupOptions(options, "Volume")("pathStyle"));
     this.binding = bindHost("Volume", options, createPowerShellVolumeHost);
   }
 

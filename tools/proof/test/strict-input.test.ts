@@ -9,6 +9,7 @@ import { Smb } from "@csi-proxy/smb";
 import { System } from "@csi-proxy/system";
 import { Volume } from "@csi-proxy/volume";
 import fc from "fast-check";
+import { childPids } from "@csi-proxy/test-utils";
 import { describe, expect, it } from "vitest";
 
 // The rule (docs/guides/security.md): every public method of every group checks every argument
@@ -226,5 +227,49 @@ describe("every public method of every group refuses bad input before the host",
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe("every group constructor refuses bad options before it creates anything", () => {
+  const constructors: readonly [string, new (options?: unknown) => object][] = [
+    ["Disk", Disk as never],
+    ["Volume", Volume as never],
+    ["Filesystem", Filesystem as never],
+    ["Smb", Smb as never],
+    ["Iscsi", Iscsi as never],
+    ["System", System as never],
+  ];
+  const badOptions = fc.oneof(
+    notAnObject,
+    fc.record({ host: fc.constantFrom<unknown>("host", 1, null, true) }),
+    fc.record({ shell: fc.constantFrom<unknown>("pwsh", 1, null, {}, []) }),
+    fc.record({ pathStyle: fc.constantFrom<unknown>("dos", 1, null, "") }),
+  );
+
+  it("is INVALID_ARGUMENT and starts no process", () => {
+    const before = childPids();
+    fc.assert(
+      fc.property(badOptions, (options) => {
+        for (const [name, Group] of constructors) {
+          // pathStyle is an option of Volume, Filesystem and Smb only; Filesystem has no shell.
+          const has = (key: string): boolean =>
+            typeof options === "object" && options !== null && key in options;
+          const ignored =
+            (has("pathStyle") && !["Volume", "Filesystem", "Smb"].includes(name)) ||
+            (has("shell") && name === "Filesystem");
+          if (ignored) continue;
+          let code: string;
+          try {
+            new Group(options);
+            code = "constructed";
+          } catch (error) {
+            code = isCsiProxyError(error) ? error.code : `untyped: ${String(error)}`;
+          }
+          expect({ name, code }).toEqual({ name, code: "INVALID_ARGUMENT" });
+        }
+      }),
+      { numRuns: 100 },
+    );
+    expect(childPids()).toEqual(before);
   });
 });
