@@ -9,7 +9,6 @@ export type {
   DiskIdsError,
   DiskLocation,
   DiskNumberRequest,
-  Empty,
   GetDiskNumberByPage83Request,
   GetDiskNumberByPage83Response,
   GetDiskStateRequest,
@@ -27,3 +26,6 @@ export type {
   SetDiskStateRequest,
   SetDiskStateResponse,
 } from "./types.js";
+// Error guards and the shared empty response, so a driver using this group alone needs no exec import.
+export { CsiProxyError, isCsiProxyError } from "@csi-proxy/exec";
+export type { CsiProxyErrorCode, EmptyResponse } from "@csi-proxy/exec";

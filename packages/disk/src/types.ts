@@ -1,5 +1,4 @@
-/** A request or response without fields (upstream's empty messages). */
-export type Empty = Record<string, never>;
+import type { EmptyResponse } from "@csi-proxy/exec";
 
 /** A request naming one disk by its Windows disk number (`Get-Disk` `Number`, a uint32). */
 export interface DiskNumberRequest {
@@ -8,7 +7,7 @@ export interface DiskNumberRequest {
 }
 
 /** Request of {@link Disk.listDiskLocations}: no fields. */
-export type ListDiskLocationsRequest = Empty;
+export type ListDiskLocationsRequest = Record<string, never>;
 
 /**
  * Where a disk is attached, parsed from `MSFT_Disk.Location`
@@ -35,15 +34,15 @@ export interface ListDiskLocationsResponse {
 /** Request of {@link Disk.partitionDisk}. */
 export type PartitionDiskRequest = DiskNumberRequest;
 /** Response of {@link Disk.partitionDisk}: no fields. */
-export type PartitionDiskResponse = Empty;
+export type PartitionDiskResponse = EmptyResponse;
 
 /** Request of {@link Disk.rescan}: no fields. */
-export type RescanRequest = Empty;
+export type RescanRequest = Record<string, never>;
 /** Response of {@link Disk.rescan}: no fields. */
-export type RescanResponse = Empty;
+export type RescanResponse = EmptyResponse;
 
 /** Request of {@link Disk.listDiskIds}: no fields. */
-export type ListDiskIdsRequest = Empty;
+export type ListDiskIdsRequest = Record<string, never>;
 
 /** The identifiers of one disk. */
 export interface DiskIds {

@@ -3,7 +3,7 @@ export type { Script, ScriptTag } from "./script.js";
 export { createPowerShell } from "./powershell.js";
 export type { PowerShell } from "./powershell.js";
 export type { PowerShellOptions } from "./config.js";
-export type { ExecMode, ParamValue, Params, RunOptions } from "./types.js";
+export type { EmptyResponse, ExecMode, ParamValue, Params, RunOptions } from "./types.js";
 export { CsiProxyError, isCsiProxyError, invalidArgument } from "./errors.js";
 export type { CsiProxyErrorCode, CsiProxyErrorOptions } from "./errors.js";
 export { PowerShellError, parseErrorId } from "./powershell-error.js";

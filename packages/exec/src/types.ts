@@ -1,3 +1,6 @@
+/** What every method without result fields resolves, in every group (upstream's empty messages). */
+export type EmptyResponse = Record<string, never>;
+
 /** How calls reach PowerShell: a process per call, or long-lived processes fed framed requests. */
 export type ExecMode = "session" | "spawn";
 

@@ -19,15 +19,19 @@ import { createNodeFilesystemHost, type DirectoryEntry, type FilesystemHost } fr
 import { Sandbox } from "./sandbox.js";
 import type {
   CreateSymlinkRequest,
+  CreateSymlinkResponse,
   IsSymlinkRequest,
   IsSymlinkResponse,
   MkdirRequest,
+  MkdirResponse,
   PathExistsRequest,
   PathExistsResponse,
   PathValidRequest,
   PathValidResponse,
   RmdirContentsRequest,
+  RmdirContentsResponse,
   RmdirRequest,
+  RmdirResponse,
 } from "./types.js";
 
 /** Options of {@link Filesystem}. */
@@ -117,7 +121,7 @@ export class Filesystem {
   }
 
   /** Creates the directory and its parents; succeeds when it already exists. */
-  async mkdir(request: MkdirRequest): Promise<void> {
+  async mkdir(request: MkdirRequest): Promise<MkdirResponse> {
     request = ownRequest(request, "mkdir");
     const path = await this.checked(request.path, true);
     await this.locked(path, async () => {
@@ -127,6 +131,7 @@ export class Filesystem {
         throw fsError("create directory", path, error);
       }
     });
+    return {};
   }
 
   /**
@@ -136,7 +141,7 @@ export class Filesystem {
    * never entered or removed: `FAILED_PRECONDITION`, and nothing is deleted, when the path or
    * anything under it is one; unmount it first (`Volume.unmountVolume` flushes and unmounts).
    */
-  async rmdir(request: RmdirRequest): Promise<void> {
+  async rmdir(request: RmdirRequest): Promise<RmdirResponse> {
     request = ownRequest(request, "rmdir");
     const path = await this.checked(request.path, false);
     const force = request.force === true;
@@ -147,6 +152,7 @@ export class Filesystem {
       if (force) await this.removeEntry(path, top, true, false);
       await this.removeEntry(path, top, force, true);
     });
+    return {};
   }
 
   /**
@@ -154,7 +160,7 @@ export class Filesystem {
    * inside is refused (`FAILED_PRECONDITION`) before anything is deleted. The directory itself
    * may be a mount point: then the mounted volume is emptied, as asked.
    */
-  async rmdirContents(request: RmdirContentsRequest): Promise<void> {
+  async rmdirContents(request: RmdirContentsRequest): Promise<RmdirContentsResponse> {
     request = ownRequest(request, "rmdirContents");
     const path = await this.checked(request.path, true);
     await this.locked(path, async () => {
@@ -168,10 +174,11 @@ export class Filesystem {
       await this.removeChildren(path, top, false);
       await this.removeChildren(path, top, true);
     });
+    return {};
   }
 
   /** Creates `targetPath` as a link to the existing `sourcePath` (a directory link for directories). */
-  async createSymlink(request: CreateSymlinkRequest): Promise<void> {
+  async createSymlink(request: CreateSymlinkRequest): Promise<CreateSymlinkResponse> {
     request = ownRequest(request, "createSymlink");
     const target = await this.checked(request.targetPath, false);
     // Only as written: a staging path may itself be a mount or an SMB link, and creating a link
@@ -190,6 +197,7 @@ export class Filesystem {
         throw fsError("create link", target, error);
       }
     });
+    return {};
   }
 
   /**

@@ -6,15 +6,19 @@ export { isWithin, normalizePath, platformPathStyle } from "@csi-proxy/exec";
 export type { PathRuleOptions, PathStyle } from "@csi-proxy/exec";
 export type {
   CreateSymlinkRequest,
+  CreateSymlinkResponse,
   IsSymlinkRequest,
   IsSymlinkResponse,
   MkdirRequest,
+  MkdirResponse,
   PathExistsRequest,
   PathExistsResponse,
   PathValidRequest,
   PathValidResponse,
   RmdirContentsRequest,
+  RmdirContentsResponse,
   RmdirRequest,
+  RmdirResponse,
 } from "./types.js";
 export { CsiProxyError, isCsiProxyError } from "@csi-proxy/exec";
-export type { CsiProxyErrorCode } from "@csi-proxy/exec";
+export type { CsiProxyErrorCode, EmptyResponse } from "@csi-proxy/exec";

@@ -1,3 +1,5 @@
+import type { EmptyResponse } from "@csi-proxy/exec";
+
 /** Request of {@link Filesystem.pathExists}. */
 export interface PathExistsRequest {
   /** The path to look at. */
@@ -25,6 +27,8 @@ export interface MkdirRequest {
   /** The directory to create, with its missing parents. */
   readonly path: string;
 }
+/** Response of {@link Filesystem.mkdir}: no fields. */
+export type MkdirResponse = EmptyResponse;
 
 /** Request of {@link Filesystem.rmdir}. */
 export interface RmdirRequest {
@@ -33,12 +37,16 @@ export interface RmdirRequest {
   /** Remove recursively, and succeed when the path is already gone. */
   readonly force?: boolean;
 }
+/** Response of {@link Filesystem.rmdir}: no fields. */
+export type RmdirResponse = EmptyResponse;
 
 /** Request of {@link Filesystem.rmdirContents}. */
 export interface RmdirContentsRequest {
   /** The directory to empty; it is kept. */
   readonly path: string;
 }
+/** Response of {@link Filesystem.rmdirContents}: no fields. */
+export type RmdirContentsResponse = EmptyResponse;
 
 /** Request of {@link Filesystem.createSymlink}. */
 export interface CreateSymlinkRequest {
@@ -47,6 +55,8 @@ export interface CreateSymlinkRequest {
   /** The link to create; it must not exist yet. */
   readonly targetPath: string;
 }
+/** Response of {@link Filesystem.createSymlink}: no fields. */
+export type CreateSymlinkResponse = EmptyResponse;
 
 /** Request of {@link Filesystem.isSymlink}. */
 export interface IsSymlinkRequest {

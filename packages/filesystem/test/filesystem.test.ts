@@ -59,6 +59,21 @@ describe("pathValid", () => {
   });
 });
 
+describe("responses", () => {
+  it("resolves an empty object from every method without result fields, like every other group", async () => {
+    const path = join(dir, "a");
+    const link = join(dir, "link");
+    await expect(fs.mkdir({ path })).resolves.toStrictEqual({});
+    await expect(fs.createSymlink({ sourcePath: path, targetPath: link })).resolves.toStrictEqual(
+      {},
+    );
+    await expect(fs.rmdirContents({ path })).resolves.toStrictEqual({});
+    await expect(fs.rmdir({ path: link })).resolves.toStrictEqual({});
+    await expect(fs.rmdir({ path })).resolves.toStrictEqual({});
+    await expect(fs.rmdir({ path, force: true })).resolves.toStrictEqual({});
+  });
+});
+
 describe("mkdir", () => {
   it("creates parents and is idempotent", async () => {
     const path = join(dir, "a", "b", "c");

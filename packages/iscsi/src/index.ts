@@ -30,7 +30,6 @@ export type {
   DisconnectTargetResponse,
   DiscoverTargetPortalRequest,
   DiscoverTargetPortalResponse,
-  Empty,
   GetTargetDisksRequest,
   GetTargetDisksResponse,
   ListedTargetPortal,
@@ -43,4 +42,4 @@ export type {
   TargetPortal,
 } from "./types.js";
 export { CsiProxyError, isCsiProxyError } from "@csi-proxy/exec";
-export type { CsiProxyErrorCode } from "@csi-proxy/exec";
+export type { CsiProxyErrorCode, EmptyResponse } from "@csi-proxy/exec";

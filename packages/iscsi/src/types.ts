@@ -1,5 +1,4 @@
-/** A request or response without fields (upstream's empty messages). */
-export type Empty = Record<string, never>;
+import type { EmptyResponse } from "@csi-proxy/exec";
 
 /**
  * An iSCSI target portal: where the initiator finds targets (SendTargets discovery) and logs in.
@@ -33,7 +32,7 @@ export interface AddTargetPortalRequest {
   readonly targetPortal: TargetPortal;
 }
 /** Response of {@link Iscsi.addTargetPortal}: empty. */
-export type AddTargetPortalResponse = Empty;
+export type AddTargetPortalResponse = EmptyResponse;
 
 /** Request of {@link Iscsi.discoverTargetPortal}. */
 export interface DiscoverTargetPortalRequest {
@@ -52,10 +51,10 @@ export interface RemoveTargetPortalRequest {
   readonly targetPortal: TargetPortal;
 }
 /** Response of {@link Iscsi.removeTargetPortal}: empty. */
-export type RemoveTargetPortalResponse = Empty;
+export type RemoveTargetPortalResponse = EmptyResponse;
 
 /** Request of {@link Iscsi.listTargetPortals}: empty. */
-export type ListTargetPortalsRequest = Empty;
+export type ListTargetPortalsRequest = Record<string, never>;
 /** Response of {@link Iscsi.listTargetPortals}. */
 export interface ListTargetPortalsResponse {
   /** Every registered portal. */
@@ -80,7 +79,7 @@ export interface ConnectTargetRequest {
   readonly isMultipathEnabled?: boolean;
 }
 /** Response of {@link Iscsi.connectTarget}: empty. */
-export type ConnectTargetResponse = Empty;
+export type ConnectTargetResponse = EmptyResponse;
 
 /** Request of {@link Iscsi.disconnectTarget}. */
 export interface DisconnectTargetRequest {
@@ -90,7 +89,7 @@ export interface DisconnectTargetRequest {
   readonly iqn: string;
 }
 /** Response of {@link Iscsi.disconnectTarget}: empty. */
-export type DisconnectTargetResponse = Empty;
+export type DisconnectTargetResponse = EmptyResponse;
 
 /** Request of {@link Iscsi.getTargetDisks}. */
 export interface GetTargetDisksRequest {
@@ -114,4 +113,4 @@ export interface SetMutualChapSecretRequest {
   readonly mutualChapSecret: string;
 }
 /** Response of {@link Iscsi.setMutualChapSecret}: empty. */
-export type SetMutualChapSecretResponse = Empty;
+export type SetMutualChapSecretResponse = EmptyResponse;

@@ -19,7 +19,6 @@ export type {
   SystemHost,
 } from "./host.js";
 export type {
-  EmptyResponse,
   GetBiosSerialNumberRequest,
   GetBiosSerialNumberResponse,
   GetServiceRequest,
@@ -28,4 +27,4 @@ export type {
   StopServiceRequest,
 } from "./types.js";
 export { CsiProxyError, isCsiProxyError } from "@csi-proxy/exec";
-export type { CsiProxyErrorCode } from "@csi-proxy/exec";
+export type { CsiProxyErrorCode, EmptyResponse } from "@csi-proxy/exec";

@@ -47,5 +47,5 @@ export interface StopServiceRequest {
   readonly timeoutMs?: number;
 }
 
-/** The empty response of the start and stop methods. */
-export type EmptyResponse = Record<string, never>;
+/** The empty response of the start and stop methods, shared by every group. */
+export type { EmptyResponse } from "@csi-proxy/exec";

@@ -42,3 +42,6 @@ export type {
   WriteVolumeCacheRequest,
   WriteVolumeCacheResponse,
 } from "./types.js";
+// Error guards and the shared empty response, so a driver using this group alone needs no exec import.
+export { CsiProxyError, isCsiProxyError } from "@csi-proxy/exec";
+export type { CsiProxyErrorCode, EmptyResponse } from "@csi-proxy/exec";

@@ -1,4 +1,4 @@
-import type { HostOptions, PathStyle } from "@csi-proxy/exec";
+import type { EmptyResponse, HostOptions, PathStyle } from "@csi-proxy/exec";
 import type { VolumeHost } from "./host-types.js";
 
 /** How target paths are validated: Windows (`C:\...`, `\\?\C:\...`) or POSIX (`/...`), as in the Filesystem group. */
@@ -84,7 +84,7 @@ export interface FormatVolumeRequest {
 }
 
 /** Response of {@link Volume.formatVolume} (empty, as upstream). */
-export type FormatVolumeResponse = Record<string, never>;
+export type FormatVolumeResponse = EmptyResponse;
 
 /** Request of {@link Volume.resizeVolume}. */
 export interface ResizeVolumeRequest {
@@ -148,4 +148,4 @@ export type GetClosestVolumeIdFromTargetPathResponse = VolumeIdResponse;
 export type WriteVolumeCacheRequest = VolumeIdRequest;
 
 /** Response of {@link Volume.writeVolumeCache} (empty, as upstream). */
-export type WriteVolumeCacheResponse = Record<string, never>;
+export type WriteVolumeCacheResponse = EmptyResponse;
