@@ -43,11 +43,11 @@ export function bindHost<H>(
   const own = groupOptions(options, group);
   const given = objectOption(own("host"), `${group}: host`) as H | undefined;
   const shell = objectOption(own("shell"), `${group}: shell`) as PowerShell | undefined;
-  if (shell !== undefined && typeof shell.run !== "function") {
-    throw invalidArgument(`${group}: shell must be a PowerShell from createPowerShell().`);
-  }
   if (given !== undefined && shell !== undefined) {
     throw invalidArgument(`${group} takes a host or a shell, not both.`);
+  }
+  if (shell !== undefined && typeof shell.run !== "function") {
+    throw invalidArgument(`${group}: shell must be a PowerShell from createPowerShell().`);
   }
   if (given !== undefined) return { host: given, close: () => Promise.resolve() };
   const owned = shell === undefined ? createPowerShell() : undefined;
