@@ -1,4 +1,4 @@
-import { channel } from "node:diagnostics_channel";
+import { channel, subscribe, unsubscribe } from "node:diagnostics_channel";
 import type { PowerShellError } from "./powershell-error.js";
 import type { ExecMode } from "./types.js";
 
@@ -14,6 +14,9 @@ import type { ExecMode } from "./types.js";
  *   const { script, durationMs } = event as ExecEndEvent;
  *   histogram.observe({ script }, durationMs);
  * });
+ * ```
+ *
+ * or, typed without a cast, {@link subscribeExec}.
  * ```
  */
 export const execChannels = {
@@ -51,6 +54,38 @@ export interface ExecErrorEvent extends ExecStartEvent {
   readonly durationMs: number;
   /** The failure, with secrets already redacted. */
   readonly error: PowerShellError;
+}
+
+/** The payload each of {@link execChannels} carries, by channel key. */
+export interface ExecChannelEvents {
+  readonly start: ExecStartEvent;
+  readonly end: ExecEndEvent;
+  readonly error: ExecErrorEvent;
+}
+
+/** A key of {@link execChannels}: `start`, `end` or `error`. */
+export type ExecChannel = keyof ExecChannelEvents;
+
+/**
+ * Subscribes to one of {@link execChannels} with its payload typed (`node:diagnostics_channel`
+ * types every message `unknown`); returns the function that unsubscribes.
+ *
+ * @example
+ * ```ts
+ * const stop = subscribeExec("end", (event) => histogram.observe(event.script, event.durationMs));
+ * ```
+ */
+export function subscribeExec<K extends ExecChannel>(
+  name: K,
+  listener: (event: ExecChannelEvents[K]) => void,
+): () => void {
+  const channelName = execChannels[name];
+  // Every message on these channels is published below with exactly this payload type.
+  const handler = (message: unknown): void => listener(message as ExecChannelEvents[K]);
+  subscribe(channelName, handler);
+  return () => {
+    unsubscribe(channelName, handler);
+  };
 }
 
 const startChannel = channel(execChannels.start);

@@ -12,8 +12,14 @@ export type {
   PowerShellErrorDetails,
   ErrorIdInfo,
 } from "./powershell-error.js";
-export { execChannels } from "./diagnostics.js";
-export type { ExecStartEvent, ExecEndEvent, ExecErrorEvent } from "./diagnostics.js";
+export { execChannels, subscribeExec } from "./diagnostics.js";
+export type {
+  ExecChannel,
+  ExecChannelEvents,
+  ExecStartEvent,
+  ExecEndEvent,
+  ExecErrorEvent,
+} from "./diagnostics.js";
 export { createRedactor } from "./redact.js";
 export type { Redactor } from "./redact.js";
 export { parseJson } from "./json.js";
