@@ -12,10 +12,15 @@ export interface AllowedCommand {
 
 const byName = new Map<string, AllowedCommand & { readonly module: string }>();
 
-for (const c of windowsCmdlets.cmdlets) {
-  byName.set(c.name.toLowerCase(), {
+/** What 5.1 binds for a Windows cmdlet: its own parameters plus the CDXML, -WhatIf/-Confirm and common ones. */
+export function windowsCmdletEntry(c: {
+  readonly name: string;
+  readonly cdxml: boolean;
+  readonly shouldProcess: boolean;
+  readonly parameters: readonly ParameterName[];
+}): AllowedCommand {
+  return {
     name: c.name,
-    module: c.module,
     source: "windows-cmdlet",
     parameters: [
       ...c.parameters,
@@ -24,7 +29,11 @@ for (const c of windowsCmdlets.cmdlets) {
       ...commonCommands.commonParameters,
     ],
     ps7Only: commonCommands.ps7OnlyCommonParameters,
-  });
+  };
+}
+
+for (const c of windowsCmdlets.cmdlets) {
+  byName.set(c.name.toLowerCase(), { ...windowsCmdletEntry(c), module: c.module });
 }
 for (const c of commonCommands.commands) {
   byName.set(c.name.toLowerCase(), {

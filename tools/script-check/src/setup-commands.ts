@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import type { AllowedCommand } from "./commands.js";
-import { commonCommands, windowsCmdlets, type ParameterName } from "./signatures.js";
+import { windowsCmdletEntry, type AllowedCommand } from "./commands.js";
+import type { ParameterName } from "./signatures.js";
 
 /** A cmdlet only test setup scripts may call, with its documented parameters and where they come from. */
 export interface SetupCmdlet {
@@ -26,19 +26,7 @@ export const setupCmdlets = JSON.parse(
 ) as SetupCmdletTable;
 
 const byName = new Map<string, AllowedCommand>();
-for (const c of setupCmdlets.cmdlets) {
-  byName.set(c.name.toLowerCase(), {
-    name: c.name,
-    source: "windows-cmdlet",
-    parameters: [
-      ...c.parameters,
-      ...(c.cdxml ? windowsCmdlets.cdxmlParameters : []),
-      ...(c.shouldProcess ? windowsCmdlets.shouldProcessParameters : []),
-      ...commonCommands.commonParameters,
-    ],
-    ps7Only: commonCommands.ps7OnlyCommonParameters,
-  });
-}
+for (const c of setupCmdlets.cmdlets) byName.set(c.name.toLowerCase(), windowsCmdletEntry(c));
 for (const n of setupCmdlets.nativeCommands) {
   byName.set(n.name.toLowerCase(), {
     name: n.name,
