@@ -7,7 +7,9 @@ import { describeWithPwsh } from "@csi-proxy/test-utils";
 import { afterAll, expect, it } from "vitest";
 import { checkSimulatorModule } from "../src/index.js";
 
-const winsim = fileURLToPath(new URL("../../winsim/module/WinSim.psd1", import.meta.url));
+const winsim = fileURLToPath(
+  new URL("../../../packages/winsim/module/WinSim.psd1", import.meta.url),
+);
 
 // A module that gets Get-Disk wrong in every way the check knows, and Update-HostStorageCache right.
 const fakeModule = String.raw`
@@ -67,11 +69,14 @@ describeWithPwsh("the simulator declares the real cmdlets' parameters", (pwsh) =
     }
   });
 
-  it.skipIf(!existsSync(winsim))("tools/winsim/module/WinSim.psd1 matches the table", async () => {
-    const report = await checkSimulatorModule(shell, winsim);
-    console.info(
-      `WinSim defines ${report.checked.join(", ")}; not yet: ${report.notDefined.join(", ")}`,
-    );
-    expect(report.problems).toEqual([]);
-  });
+  it.skipIf(!existsSync(winsim))(
+    "packages/winsim/module/WinSim.psd1 matches the table",
+    async () => {
+      const report = await checkSimulatorModule(shell, winsim);
+      console.info(
+        `WinSim defines ${report.checked.join(", ")}; not yet: ${report.notDefined.join(", ")}`,
+      );
+      expect(report.problems).toEqual([]);
+    },
+  );
 });
