@@ -28,6 +28,7 @@ function fakeShell(answer: (script: Script, params: Params | undefined) => unkno
       // Throws in answer() become rejections, as a real run() reports failures.
       return Promise.resolve().then(() => answer(script, params) as T);
     },
+    warmUp: () => Promise.resolve(),
     close: () => Promise.resolve(),
   };
   return { shell, runs };

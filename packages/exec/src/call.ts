@@ -37,6 +37,7 @@ export class Call {
   private readonly cancelHooks: ((code: CancelCode) => void)[] = [];
   private settled = false;
   private timer: NodeJS.Timeout | undefined;
+  private running = false;
   private resolve!: (value: unknown) => void;
   private reject!: (error: unknown) => void;
   private readonly onAbort = (): void => this.cancel("ABORTED");
@@ -45,8 +46,11 @@ export class Call {
     readonly script: Script,
     readonly params: EncodedParams,
     readonly mode: ExecMode,
-    private readonly timeoutMs: number,
     private readonly signal: AbortSignal | undefined,
+    /** The caller's deadline, from `run()`: queue time counts, as a caller's budget should. */
+    private readonly deadlineMs: number | undefined,
+    /** Without a caller deadline, the shell's limit on one script, from when it starts running. */
+    private readonly runLimitMs: number,
   ) {
     this.redact = createRedactor(params.secretValues);
     this.promise = new Promise((resolve, reject) => {
@@ -60,7 +64,16 @@ export class Call {
       return;
     }
     signal?.addEventListener("abort", this.onAbort, { once: true });
-    this.timer = setTimeout(() => this.cancel("TIMEOUT"), timeoutMs);
+    if (deadlineMs !== undefined) this.timer = setTimeout(() => this.cancel("TIMEOUT"), deadlineMs);
+  }
+
+  /** The script has been handed to a process: the shell's run limit starts now. */
+  markRunning(): void {
+    if (this.running || this.settled) return;
+    this.running = true;
+    if (this.deadlineMs === undefined) {
+      this.timer = setTimeout(() => this.cancel("TIMEOUT"), this.runLimitMs);
+    }
   }
 
   get isSettled(): boolean {
@@ -74,10 +87,14 @@ export class Call {
 
   private cancel(code: CancelCode): void {
     if (this.settled) return;
+    const limit = this.deadlineMs ?? this.runLimitMs;
+    const where = this.running
+      ? "its PowerShell process was ended"
+      : "it was still waiting for a PowerShell process and never ran";
     const message =
       code === "TIMEOUT"
-        ? `${this.script.name} timed out after ${this.timeoutMs} ms; its PowerShell process was killed.`
-        : `${this.script.name} was aborted.`;
+        ? `${this.script.name} timed out after ${limit} ms; ${where}.`
+        : `${this.script.name} was aborted; ${where}.`;
     this.complete({
       kind: "failure",
       code,

@@ -19,6 +19,12 @@ export interface PowerShellOptions {
   timeoutMs?: number;
   /** Session mode: close a process after it has been idle this long. Default 30000. */
   idleTimeoutMs?: number;
+  /**
+   * Session mode: keep this many processes running through idle periods, and start a
+   * replacement when one is ended (e.g. by a cancelled call), so calls never wait for a process
+   * start. At most `poolSize`. Default 0. Start them with {@link PowerShell.warmUp}.
+   */
+  keepWarm?: number;
   /** Environment variables added to (or overriding) the inherited environment. */
   env?: Readonly<Record<string, string>>;
   /** Modules (names or paths) every process imports before its first call, e.g. a simulator. */
@@ -35,6 +41,7 @@ export interface ResolvedConfig {
   readonly poolSize: number;
   readonly timeoutMs: number;
   readonly idleTimeoutMs: number;
+  readonly keepWarm: number;
   readonly modules: readonly string[];
   readonly depth: number;
 }
@@ -50,6 +57,7 @@ const optionNames = new Set([
   "poolSize",
   "timeoutMs",
   "idleTimeoutMs",
+  "keepWarm",
   "env",
   "modules",
   "depth",
@@ -123,6 +131,13 @@ export function resolveConfig(
     maxTimeoutMs,
   );
   const depth = positiveInteger("depth", own("depth"), 24, 98);
+  const keepWarm = own("keepWarm") === 0 ? 0 : positiveInteger("keepWarm", own("keepWarm"), 0, 64);
+  if (keepWarm > 0 && mode !== "session") {
+    throw invalidArgument(`keepWarm needs mode "session"; mode "spawn" keeps no process.`);
+  }
+  if (keepWarm > poolSize) {
+    throw invalidArgument(`keepWarm (${keepWarm}) cannot exceed poolSize (${poolSize}).`);
+  }
   const winPs = isWindowsPowerShell(executable);
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
@@ -148,6 +163,7 @@ export function resolveConfig(
     poolSize,
     timeoutMs,
     idleTimeoutMs,
+    keepWarm,
     modules: [...modules],
     depth,
   };

@@ -25,6 +25,10 @@ export type { Redactor } from "./redact.js";
 export { parseJson } from "./json.js";
 export { transportScripts } from "./host-script.js";
 export { createKeyedLock } from "./keyed-lock.js";
+export { checkCallOptions } from "./call-options.js";
+export type { CallOptions, CheckedCallOptions } from "./call-options.js";
+export { abortError, noCallContext, withCallContext } from "./call-context.js";
+export type { CallContext } from "./call-context.js";
 export type { KeyedLock } from "./keyed-lock.js";
 export {
   foldWindowsName,

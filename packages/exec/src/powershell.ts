@@ -1,15 +1,19 @@
 import { Call } from "./call.js";
+import { checkCallOptions, type CallOptions } from "./call-options.js";
 import { resolveConfig, type PowerShellOptions, type ResolvedConfig } from "./config.js";
 import { CsiProxyError, invalidArgument } from "./errors.js";
 import { encodeParams } from "./params.js";
 import { checkRunOptions } from "./run-options.js";
-import { isScript, type Script } from "./script.js";
+import { isScript, ps, type Script } from "./script.js";
 import { SessionPool } from "./session-pool.js";
 import { SpawnRunner } from "./spawn-mode.js";
 import type { ExecMode, Params, RunOptions } from "./types.js";
 
 /** Requests above this size would exceed Windows PowerShell 5.1's ConvertFrom-Json limit (2 MB). */
 const maxRequestChars = 1_500_000;
+
+/** Does nothing: running it makes a process start, import its modules and compile the transport. */
+const warmUpScript = ps("exec.warmUp")`$null = $PSVersionTable`;
 
 /** Runs constant scripts with data-only parameters. Every API group takes one of these. */
 export interface PowerShell {
@@ -21,6 +25,13 @@ export interface PowerShell {
    * array when it wrote several. Write `,@(...)` in the script to always get an array.
    */
   run<T = unknown>(script: Script, params?: Params, options?: RunOptions): Promise<T>;
+  /**
+   * Starts processes now, so the first real call does not pay for a process start: in session
+   * mode `keepWarm` processes (at least one), each ready to take a call when this resolves; in
+   * spawn mode it runs one empty call, which proves the executable and modules load. Without
+   * `keepWarm`, warmed processes still close after `idleTimeoutMs` of idleness.
+   */
+  warmUp(options?: CallOptions): Promise<void>;
   /** Ends every PowerShell process; calls still queued or running fail with `ABORTED`. */
   close(): Promise<void>;
 }
@@ -42,7 +53,7 @@ class ProcessPowerShell implements PowerShell {
     if (!isScript(script))
       throw invalidArgument("run() takes a script defined with ps``, not a string.");
     // Every option is checked before the call is accepted, so no start event goes without an end.
-    const { timeoutMs, signal, secrets } = checkRunOptions(options, this.config.timeoutMs);
+    const { timeoutMs, signal, secrets } = checkRunOptions(options);
     if (this.closed)
       throw new CsiProxyError("This PowerShell host is closed.", { code: "ABORTED" });
     const encoded = encodeParams(params, secrets);
@@ -51,7 +62,7 @@ class ProcessPowerShell implements PowerShell {
         `The parameters of ${script.name} are too large to send (over ${maxRequestChars} characters encoded).`,
       );
     }
-    const call = new Call(script, encoded, this.mode, timeoutMs, signal);
+    const call = new Call(script, encoded, this.mode, signal, timeoutMs, this.config.timeoutMs);
     if (!call.isSettled) {
       this.inFlight.add(call);
       if (this.pool) this.pool.submit(call);
@@ -62,6 +73,17 @@ class ProcessPowerShell implements PowerShell {
     } finally {
       this.inFlight.delete(call);
     }
+  }
+
+  async warmUp(options?: CallOptions): Promise<void> {
+    const { signal, timeoutMs } = checkCallOptions(options, "warmUp");
+    const count = this.mode === "session" ? Math.max(1, this.config.keepWarm) : 1;
+    const runOptions = {
+      ...(signal === undefined ? {} : { signal }),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    };
+    // Concurrent calls: the pool starts one process for each while it is below poolSize.
+    await Promise.all(Array.from({ length: count }, () => this.run(warmUpScript, {}, runOptions)));
   }
 
   async close(): Promise<void> {

@@ -45,14 +45,15 @@ export function positiveInteger(
 
 /** The checked options of one `run()`: every field typed before anything starts. */
 export interface CheckedRunOptions {
-  readonly timeoutMs: number;
+  /** The caller's deadline, counted from `run()` (queue time included); undefined if not given. */
+  readonly timeoutMs: number | undefined;
   readonly signal: AbortSignal | undefined;
   readonly secrets: readonly string[];
 }
 
 /** Checks `run()`'s options (JavaScript callers get no compile-time check); INVALID_ARGUMENT else. */
-export function checkRunOptions(options: unknown, defaultTimeoutMs: number): CheckedRunOptions {
-  if (options === undefined) return { timeoutMs: defaultTimeoutMs, signal: undefined, secrets: [] };
+export function checkRunOptions(options: unknown): CheckedRunOptions {
+  if (options === undefined) return { timeoutMs: undefined, signal: undefined, secrets: [] };
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw invalidArgument("run() options must be an object.");
   }
@@ -61,13 +62,12 @@ export function checkRunOptions(options: unknown, defaultTimeoutMs: number): Che
   if (signal !== undefined && !isAbortSignal(signal)) {
     throw invalidArgument("signal must be an AbortSignal.");
   }
+  const timeoutMs = ownField(options, "timeoutMs");
   return {
-    timeoutMs: positiveInteger(
-      "timeoutMs",
-      ownField(options, "timeoutMs"),
-      defaultTimeoutMs,
-      maxTimeoutMs,
-    ),
+    timeoutMs:
+      timeoutMs === undefined
+        ? undefined
+        : positiveInteger("timeoutMs", timeoutMs, 1, maxTimeoutMs),
     signal,
     secrets: secrets === undefined ? [] : stringList(secrets, "secrets"),
   };

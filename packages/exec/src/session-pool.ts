@@ -66,7 +66,12 @@ export class SessionPool {
         const index = this.idle.indexOf(w);
         if (index !== -1) this.idle.splice(index, 1);
         this.pump();
+        // Keep the warm floor: a process ended by a cancelled call is replaced at once.
+        if (!this.closed && w.isReplaceable && this.workers.size < this.config.keepWarm) {
+          this.spawn();
+        }
       },
+      () => this.workers.size > this.config.keepWarm,
     );
     this.workers.add(worker);
     return worker;

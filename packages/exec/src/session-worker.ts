@@ -27,6 +27,8 @@ export class SessionWorker {
   private noise = "";
   private exited = false;
   private retired = false;
+  private killed = false;
+  private ready = false;
   private idleTimer: NodeJS.Timeout | undefined;
   /** Resolves once the process has exited, whatever the reason. */
   readonly exit: Promise<void>;
@@ -35,6 +37,8 @@ export class SessionWorker {
     private readonly config: ResolvedConfig,
     private readonly onIdle: (worker: SessionWorker) => void,
     private readonly onExit: (worker: SessionWorker) => void,
+    /** Asked when the idle timer fires: whether the pool can spare this process. */
+    private readonly maySpareIdle: () => boolean = () => true,
   ) {
     this.subprocess = launchStreaming(config);
     const reader = new FrameReader(
@@ -62,6 +66,14 @@ export class SessionWorker {
     return this.current !== undefined;
   }
 
+  /**
+   * Whether a replacement may be started for it: it started fine once, or we ended it (a
+   * cancelled call). A process that dies on its own before starting is not retried in a loop.
+   */
+  get isReplaceable(): boolean {
+    return this.ready || this.killed;
+  }
+
   get pid(): number | undefined {
     return this.subprocess.pid;
   }
@@ -70,6 +82,7 @@ export class SessionWorker {
     clearTimeout(this.idleTimer);
     const requestId = this.nextRequestId++;
     this.current = { call, requestId };
+    call.markRunning();
     this.stderr = "";
     this.noise = "";
     this.setRef(true);
@@ -99,6 +112,7 @@ export class SessionWorker {
    */
   kill(): void {
     if (this.exited) return;
+    this.killed = true;
     killTree(this.subprocess);
     this.retire();
   }
@@ -124,7 +138,11 @@ export class SessionWorker {
       return;
     }
     if (id === "0") {
-      if (!decoded.ok) {
+      if (decoded.ok) {
+        this.ready = true;
+        // A process started ahead of demand (warm) joins the idle list once it can take calls.
+        if (this.current === undefined && this.isAlive) this.becomeIdle();
+      } else {
         this.startFailure = {
           kind: "failure",
           code: "COMMAND_FAILED",
@@ -177,7 +195,9 @@ export class SessionWorker {
 
   private becomeIdle(): void {
     this.setRef(false);
-    this.idleTimer = setTimeout(() => void this.shutdown(), this.config.idleTimeoutMs);
+    this.idleTimer = setTimeout(() => {
+      if (this.maySpareIdle()) void this.shutdown();
+    }, this.config.idleTimeoutMs);
     this.idleTimer.unref();
     this.onIdle(this);
   }

@@ -17,6 +17,7 @@ export class SpawnRunner {
       requestLine(1, call.script, call.params.wire, true);
     const subprocess = launchBuffered(this.config, input);
     this.live.add(subprocess);
+    call.markRunning();
     call.onCancel(() => killTree(subprocess));
     void subprocess.then((result) => {
       this.live.delete(subprocess);

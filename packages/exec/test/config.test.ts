@@ -14,6 +14,7 @@ describe("resolveConfig", () => {
       poolSize: 1,
       timeoutMs: 120_000,
       idleTimeoutMs: 30_000,
+      keepWarm: 0,
       depth: 24,
     });
   });
@@ -61,6 +62,9 @@ describe("resolveConfig", () => {
     [{ mode: "fork" as never }, /mode/],
     [{ executable: " " }, /executable/],
     [{ modules: [""] }, /modules/],
+    [{ keepWarm: -1 }, /keepWarm/],
+    [{ keepWarm: 2 }, /cannot exceed poolSize/],
+    [{ keepWarm: 1, mode: "spawn" as const }, /needs mode "session"/],
   ])("rejects %o", (options, message) => {
     expect(() => resolveConfig(options, "linux")).toThrow(message);
   });

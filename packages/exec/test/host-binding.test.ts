@@ -6,6 +6,7 @@ const fakeShell = (): PowerShell & { closed: number } => {
     mode: "session" as const,
     closed: 0,
     run: () => Promise.resolve(undefined as never),
+    warmUp: () => Promise.resolve(),
     close: () => {
       shell.closed++;
       return Promise.resolve();

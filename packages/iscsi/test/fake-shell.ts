@@ -24,6 +24,10 @@ export class FakePowerShell implements PowerShell {
     return Promise.resolve(result as T);
   }
 
+  warmUp(): Promise<void> {
+    return Promise.resolve();
+  }
+
   close(): Promise<void> {
     this.closed = true;
     return Promise.resolve();

@@ -17,6 +17,7 @@ function fakeShell(...answers: unknown[]) {
       calls.push({ script, params, options });
       return Promise.resolve(answers.shift() as T);
     },
+    warmUp: () => Promise.resolve(),
     close: () => Promise.resolve(),
   };
   return { shell, calls };

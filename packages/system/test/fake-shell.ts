@@ -32,6 +32,10 @@ export class FakeShell implements PowerShell {
     return next instanceof Error ? Promise.reject(next) : Promise.resolve(next as T);
   }
 
+  warmUp(): Promise<void> {
+    return Promise.resolve();
+  }
+
   close(): Promise<void> {
     this.closed = true;
     return Promise.resolve();

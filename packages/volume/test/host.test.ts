@@ -12,6 +12,7 @@ function recordingShell(answers: Record<string, unknown>) {
       calls.push({ script, params });
       return Promise.resolve(answers[script.name] as T);
     },
+    warmUp: () => Promise.resolve(),
     close: () => Promise.resolve(),
   };
   return { shell, calls };

@@ -2,6 +2,7 @@ import {
   createPowerShell,
   isCsiProxyError,
   ps,
+  type CallOptions,
   type CsiProxyErrorCode,
   type Params,
   type PowerShell,
@@ -51,6 +52,10 @@ class ArmableShell implements PowerShell {
   run<T = unknown>(script: Script, params?: Params, options?: RunOptions): Promise<T> {
     if (this.armedTimeoutMs === undefined) return this.inner.run<T>(script, params, options);
     return this.inner.run<T>(script, params, { ...options, timeoutMs: this.armedTimeoutMs });
+  }
+
+  warmUp(options?: CallOptions): Promise<void> {
+    return this.inner.warmUp(options);
   }
 
   close(): Promise<void> {
