@@ -1,5 +1,10 @@
 export { Simulator, winsimModulePath } from "./simulator.js";
 export { scenarios } from "./scenarios.js";
+export { demoNodeWorld } from "./demo-node.js";
+export { findPwsh, PwshNotFoundError, simulatorPwshVersion, winsimCacheDir } from "./find-pwsh.js";
+export type { FindPwshOptions } from "./find-pwsh.js";
+export { createSimulatedPowerShell } from "./simulated-shell.js";
+export type { SimulatedPowerShellOptions } from "./simulated-shell.js";
 export { buildScenario, systemDiskSpec } from "./scenario.js";
 export type { BuiltScenario, MountSpec } from "./scenario.js";
 export { busTypes, offlineReasons } from "./spec.js";

@@ -1,3 +1,4 @@
+import { demoNodeScenario } from "./demo-node.js";
 import type { ScenarioSpec } from "./spec.js";
 
 const GiB = 1024 * 1024 * 1024;
@@ -74,5 +75,14 @@ export const scenarios = {
         },
       ],
     };
+  },
+
+  /**
+   * A whole node for demos, CLIs and driver tests: the disks of `demo()`, plus an iSCSI array
+   * (one CHAP-protected target with an 8 GiB LUN), an SMB file server with one share and account,
+   * and a BIOS serial. Names and secrets are in `demoNodeWorld`.
+   */
+  demoNode(): ScenarioSpec {
+    return demoNodeScenario(scenarios.demo());
   },
 };

@@ -25,7 +25,12 @@ export const winsimModulePath = fileURLToPath(new URL("../module/WinSim.psd1", i
  * replacements but do not take the module's lock: make them while no call is running.
  */
 export class Simulator {
+  /** The host's state folder (state.json, faults.json, calls.jsonl, volumes/); the module's `CSI_WINSIM_DIR`. */
   readonly dir: string;
+  /**
+   * The sandbox that stands in for the Windows file system: mount paths and `C:\` map under it
+   * (see `windowsFilesystemHost`).
+   */
   readonly root: string;
 
   private constructor(dir: string) {
@@ -63,10 +68,18 @@ export class Simulator {
     return join(this.dir, "volumes", `Volume{${guid}}`);
   }
 
+  /**
+   * A snapshot of the host as the module sees it (disks, partitions, volumes, SMB, iSCSI,
+   * system): raw CIM codes, read fresh from state.json on every call.
+   */
   state(): SimState {
     return JSON.parse(readFileSync(join(this.dir, "state.json"), "utf8")) as SimState;
   }
 
+  /**
+   * Edits the host between calls, e.g. to model an out-of-band change (a disk going offline):
+   * `edit` mutates a snapshot that is then written back whole.
+   */
   update(edit: (state: SimState) => void): void {
     const state = this.state();
     edit(state);
@@ -74,6 +87,7 @@ export class Simulator {
     this.writeJson("state.json", state);
   }
 
+  /** Every simulated cmdlet call so far, in order, with its bound parameters and outcome. */
   calls(): CallLogEntry[] {
     const path = join(this.dir, "calls.jsonl");
     if (!existsSync(path)) return [];
@@ -89,6 +103,10 @@ export class Simulator {
     rmSync(join(this.dir, "calls.seq"), { force: true });
   }
 
+  /**
+   * Makes the next matching call(s) fail, hang or be noisy (`times` defaults to 1), e.g.
+   * `sim.fault({ command: "Format-Volume", error: "..." })`. See `FaultSpec`.
+   */
   fault(spec: FaultSpec): void {
     const faults = this.faults();
     faults.push({ times: 1, ...spec });
@@ -103,6 +121,7 @@ export class Simulator {
     return JSON.parse(readFileSync(join(this.dir, "faults.json"), "utf8")) as FaultSpec[];
   }
 
+  /** Removes every fault still on file. */
   clearFaults(): void {
     this.writeJson("faults.json", []);
   }
@@ -111,6 +130,11 @@ export class Simulator {
   dispose(): Promise<void> {
     rmSync(this.dir, { recursive: true, force: true });
     return Promise.resolve();
+  }
+
+  /** Same as {@link Simulator.dispose}, for `await using sim = await Simulator.create(...)`. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.dispose();
   }
 
   // Same temp-and-rename as the module, so a reader never sees half a file.
