@@ -1,0 +1,11 @@
+export { runCli } from "./program.js";
+export type { CliOptions } from "./program.js";
+export type { CliInput, CliIo, CliOutput } from "./io.js";
+export type { CliGroups, GroupsFactory, GroupsRequest } from "./node.js";
+export { exitCodes, exitCodeTable } from "./exit-codes.js";
+export type { ExitCodeName } from "./exit-codes.js";
+export type { DiskJson, DisksJson } from "./commands/disks.js";
+export type { TargetJson, UnmountJson, VolumeJson, VolumesJson } from "./commands/volumes.js";
+export type { SmbJson, UnmapJson } from "./commands/smb.js";
+export type { LogoutJson, PortalsJson, TargetsJson } from "./commands/iscsi.js";
+export type { ServicesJson } from "./commands/services.js";

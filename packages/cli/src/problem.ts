@@ -1,0 +1,17 @@
+import { isCsiProxyError } from "@csi-proxy/exec";
+import { oneLine } from "./failure.js";
+
+/**
+ * Runs one read of a listing; a library error becomes the row's `problem` (`CODE: message`) so
+ * one unreadable disk or portal does not hide the rest. Anything else is a bug and propagates.
+ */
+export async function orProblem<T>(
+  read: () => Promise<T>,
+): Promise<{ value: T; problem: null } | { value: null; problem: string }> {
+  try {
+    return { value: await read(), problem: null };
+  } catch (error) {
+    if (!isCsiProxyError(error)) throw error;
+    return { value: null, problem: `${error.code}: ${oneLine(error.message)}` };
+  }
+}

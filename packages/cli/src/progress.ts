@@ -1,0 +1,21 @@
+import yoctoSpinner from "yocto-spinner";
+import type { CliOutput } from "./io.js";
+
+/** Runs slow work, showing a spinner with `label` meanwhile; the label is `text` of the spinner. */
+export type Progress = <T>(label: string, work: () => Promise<T>) => Promise<T>;
+
+/**
+ * A spinner on `stderr` only when it is a terminal and the output is not JSON: a script piping
+ * `--json` or capturing stderr sees no control characters.
+ */
+export function createProgress(stderr: CliOutput, enabled: boolean): Progress {
+  if (!enabled || stderr.isTTY !== true) return (_label, work) => work();
+  return async (label, work) => {
+    const spinner = yoctoSpinner({ text: label, stream: stderr }).start();
+    try {
+      return await work();
+    } finally {
+      spinner.stop();
+    }
+  };
+}

@@ -1,0 +1,86 @@
+import type { Command } from "commander";
+import { confirmChange } from "./confirm.js";
+import { writeLine, type CliIo } from "./io.js";
+import type { CliGroups, GroupsFactory } from "./node.js";
+import { createProgress, type Progress } from "./progress.js";
+import { renderJson } from "./render.js";
+import { traceScripts } from "./verbose.js";
+
+/** The options every command accepts (commander parses them anywhere on the line). */
+export interface GlobalOptions {
+  readonly json?: boolean;
+  readonly verbose?: boolean;
+  readonly simulate?: boolean;
+  readonly yes?: boolean;
+}
+
+/** What a command's action works with. */
+export interface Run {
+  /** `--json`: print the result as JSON, not as a table. */
+  readonly json: boolean;
+  /** The node's groups, created on first use. */
+  groups(): Promise<CliGroups>;
+  /** Runs slow work under a spinner (on a terminal, not with `--json`). */
+  readonly progress: Progress;
+  /** Prints the result: `data` as JSON with `--json`, else the text `human` renders. */
+  output(data: unknown, human: () => string): void;
+  /** Prints `plan` and asks (or takes `--yes`); throws when the change must not go ahead. */
+  confirm(plan: readonly string[]): Promise<void>;
+}
+
+/** One invocation's state: the groups it created and the tracing it started, ended by `close`. */
+export class Session {
+  readonly #io: CliIo;
+  readonly #factory: GroupsFactory;
+  #groups: Promise<CliGroups> | undefined;
+  #stopTrace: (() => void) | undefined;
+
+  constructor(io: CliIo, factory: GroupsFactory) {
+    this.#io = io;
+    this.#factory = factory;
+  }
+
+  /** The {@link Run} of the command being acted on, from its parsed global options. */
+  begin(options: GlobalOptions): Run {
+    const io = this.#io;
+    const json = options.json === true;
+    if (options.verbose === true && this.#stopTrace === undefined) {
+      this.#stopTrace = traceScripts(io.stderr);
+    }
+    return {
+      json,
+      groups: () => (this.#groups ??= this.#factory({ simulate: options.simulate === true })),
+      progress: createProgress(io.stderr, !json),
+      output: (data, human) => writeLine(io.stdout, json ? renderJson(data) : human()),
+      confirm: (plan) => confirmChange(io, plan, options.yes === true),
+    };
+  }
+
+  /** Ends the groups (if any were created) and the tracing. */
+  async close(): Promise<void> {
+    const groups = this.#groups;
+    this.#groups = undefined;
+    try {
+      if (groups !== undefined) await (await groups.catch(() => undefined))?.close();
+    } finally {
+      this.#stopTrace?.();
+      this.#stopTrace = undefined;
+    }
+  }
+}
+
+/**
+ * A commander action that runs `work` with the {@link Run} of its command, then the positional
+ * arguments and the command's own options, as commander passes them (the command itself dropped).
+ */
+export function act(
+  session: Session,
+  // `never[]`: each action declares the types its command's argument parsers produce.
+  work: (run: Run, ...args: never[]) => Promise<void>,
+): (...received: unknown[]) => Promise<void> {
+  return async (...received) => {
+    const command = received.at(-1) as Command;
+    const args = received.slice(0, -1) as never[];
+    await work(session.begin(command.optsWithGlobals<GlobalOptions>()), ...args);
+  };
+}
