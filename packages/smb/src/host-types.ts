@@ -1,3 +1,4 @@
+import type { CallContext } from "@csi-proxy/exec";
 import type { SmbMappingStatus } from "./status.js";
 
 /** A global mapping as the host sees it. */
@@ -35,17 +36,19 @@ export interface NewMappingRequest {
  * The PowerShell side of {@link Smb}: global mappings. The default runs one constant script per
  * method through `@csi-proxy/exec`; unit tests inject a fake, integration tests may run the
  * default against a simulator. Arguments are already validated. Failures are thrown as they
- * come (e.g. `PowerShellError`); `Smb` maps them to codes and keeps secrets out of them.
+ * come (e.g. `PowerShellError`); `Smb` maps them to codes and keeps secrets out of them. Every
+ * method's last parameter, `context`, is the calling method's deadline and signal
+ * (`noCallContext` when left out).
  */
 export interface SmbHost {
   /** The mapping whose remote path is `shareRoot` (compared case-insensitively), tested; undefined if none. */
-  getMapping(shareRoot: string): Promise<SmbMappingState | undefined>;
+  getMapping(shareRoot: string, context?: CallContext): Promise<SmbMappingState | undefined>;
   /** Creates the mapping (after removing the old one when `replace`), in a single call. */
-  newMapping(request: NewMappingRequest): Promise<void>;
+  newMapping(request: NewMappingRequest, context?: CallContext): Promise<void>;
   /** Removes the mapping of `shareRoot`; false when there was none. */
-  removeMapping(shareRoot: string): Promise<boolean>;
+  removeMapping(shareRoot: string, context?: CallContext): Promise<boolean>;
   /** Every global mapping on the node. */
-  listMappings(): Promise<SmbMappingInfo[]>;
+  listMappings(context?: CallContext): Promise<SmbMappingInfo[]>;
 }
 
 /** What is at a local path, links not followed. */
@@ -75,13 +78,14 @@ export type LocalEntry =
  * The link side of {@link Smb}: the symbolic link at `localPath` that points at the share.
  * Separate from {@link SmbHost} because it is plain file system work (Node's `fs` by default)
  * and because a simulated Windows host on Linux has no UNC paths: its tests inject a link host
- * that translates `\\server\share\...` to a local folder.
+ * that translates `\\server\share\...` to a local folder. Every method's last parameter,
+ * `context`, is the calling method's deadline and signal; `Smb` also checks it between steps.
  */
 export interface SmbLinkHost {
   /** What is at `path`; a link reports its target as stored. */
-  readLink(path: string): Promise<LocalEntry>;
+  readLink(path: string, context?: CallContext): Promise<LocalEntry>;
   /** Removes the empty directory at `path` (fails if it is not empty). */
-  removeEmptyDirectory(path: string): Promise<void>;
+  removeEmptyDirectory(path: string, context?: CallContext): Promise<void>;
   /** Creates `path` (and missing parent folders) as a directory symbolic link to `target`. */
-  createLink(path: string, target: string): Promise<void>;
+  createLink(path: string, target: string, context?: CallContext): Promise<void>;
 }

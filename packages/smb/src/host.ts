@@ -1,4 +1,11 @@
-import type { PowerShell } from "@csi-proxy/exec";
+import {
+  noCallContext,
+  type CallContext,
+  type Params,
+  type PowerShell,
+  type RunOptions,
+  type Script,
+} from "@csi-proxy/exec";
 import type { NewMappingRequest, SmbHost, SmbMappingInfo, SmbMappingState } from "./host-types.js";
 import { parseMappingList, parseMappingState, parseRemoved } from "./parse.js";
 import {
@@ -31,12 +38,22 @@ export const smbScripts = Object.freeze({
  * ```
  */
 export function createPowerShellSmbHost(shell: PowerShell): SmbHost {
+  // Every script draws on the calling method's deadline; alone, a host call has none.
+  function run(
+    script: Script,
+    params: Params,
+    context: CallContext | undefined,
+    extra?: RunOptions,
+  ): Promise<unknown> {
+    return shell.run(script, params, (context ?? noCallContext).runOptions(extra));
+  }
+
   return {
-    async getMapping(shareRoot: string): Promise<SmbMappingState | undefined> {
-      return parseMappingState(await shell.run(getMappingScript, { ShareRoot: shareRoot }));
+    async getMapping(shareRoot: string, context?: CallContext): Promise<SmbMappingState | undefined> {
+      return parseMappingState(await run(getMappingScript, { ShareRoot: shareRoot }, context));
     },
-    async newMapping(request: NewMappingRequest): Promise<void> {
-      await shell.run(
+    async newMapping(request: NewMappingRequest, context?: CallContext): Promise<void> {
+      await run(
         newMappingScript,
         {
           ShareRoot: request.shareRoot,
@@ -45,14 +62,15 @@ export function createPowerShellSmbHost(shell: PowerShell): SmbHost {
           RequirePrivacy: request.requirePrivacy,
           Replace: request.replace,
         },
+        context,
         { secrets: ["Password"] },
       );
     },
-    async removeMapping(shareRoot: string): Promise<boolean> {
-      return parseRemoved(await shell.run(removeMappingScript, { ShareRoot: shareRoot }));
+    async removeMapping(shareRoot: string, context?: CallContext): Promise<boolean> {
+      return parseRemoved(await run(removeMappingScript, { ShareRoot: shareRoot }, context));
     },
-    async listMappings(): Promise<SmbMappingInfo[]> {
-      return parseMappingList(await shell.run(listMappingsScript));
+    async listMappings(context?: CallContext): Promise<SmbMappingInfo[]> {
+      return parseMappingList(await run(listMappingsScript, {}, context));
     },
   };
 }

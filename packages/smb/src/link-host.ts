@@ -1,5 +1,6 @@
 import { lstat, mkdir, readdir, readlink, rmdir, symlink } from "node:fs/promises";
 import { dirname } from "node:path";
+import { noCallContext, type CallContext } from "@csi-proxy/exec";
 import type { LocalEntry, SmbLinkHost } from "./host-types.js";
 
 function errnoCode(error: unknown): unknown {
@@ -36,8 +37,10 @@ export function createNodeSmbLinkHost(): SmbLinkHost {
     async removeEmptyDirectory(path: string): Promise<void> {
       await rmdir(path);
     },
-    async createLink(path: string, target: string): Promise<void> {
+    async createLink(path: string, target: string, context?: CallContext): Promise<void> {
       await mkdir(dirname(path), { recursive: true });
+      // A call that ended while the folders were made creates no link.
+      (context ?? noCallContext).throwIfDone();
       await symlink(target, path, "dir");
     },
   };

@@ -5,6 +5,9 @@ import {
   groupOptions,
   objectOption,
   pathStyleOption,
+  withCallContext,
+  type CallContext,
+  type CallOptions,
   type HostBinding,
 } from "@csi-proxy/exec";
 import { linkError, toSmbError } from "./errors.js";
@@ -89,60 +92,85 @@ export class Smb {
    * replaces it when it is not (e.g. after a password change), creates it when there is none,
    * then links `localPath` to the full remote path. A link already pointing there is success.
    * Credentials of a reused mapping are not compared (as upstream).
+   *
+   * Cancelled: a stale mapping may have been removed, the mapping created, an empty folder at
+   * `localPath` removed or the link created; a retry is safe, because it creates a missing
+   * mapping, reuses a working one and takes a link to the same target as success. A cancelled
+   * call holds its share and path until a file operation already under way settles, so a retry
+   * sees where it ended.
    */
   async newSmbGlobalMapping(
     request: NewSmbGlobalMappingRequest,
+    options?: CallOptions,
   ): Promise<NewSmbGlobalMappingResponse> {
     const checked = checkNewMapping(request, this.rules);
     const { remote, localPath } = checked;
     const keys = [`smb:${remote.shareRoot}`];
     if (localPath !== undefined) keys.push(localPathKey(localPath, this.rules.style));
     const secrets = checked.password === undefined ? [] : [checked.password];
-    try {
-      return await this.locks.run(keys, async () => {
-        const plan = localPath === undefined ? "none" : await this.planLink(localPath, remote.path);
-        const mapping = await this.ensureMapping(checked);
-        if (localPath !== undefined) await this.makeLink(plan, localPath, remote.path);
-        return { mapping, link: plan === "none" || plan === "existing" ? plan : "created" };
-      });
-    } catch (error) {
-      throw withoutSecrets(error, secrets);
-    }
-  }
-
-  /** Removes the share root's global mapping; a missing mapping is success. Links are left alone. */
-  async removeSmbGlobalMapping(
-    request: RemoveSmbGlobalMappingRequest,
-  ): Promise<RemoveSmbGlobalMappingResponse> {
-    const { shareRoot } = parseRemotePath(requestObject(request).remotePath);
-    return this.locks.run(`smb:${shareRoot}`, async () => {
+    return withCallContext("newSmbGlobalMapping", options, async (context) => {
       try {
-        return { removed: await this.host.removeMapping(shareRoot) };
+        // Raced outside the lock: the call ends at its deadline, the lock once the fs work settles.
+        return await context.race(
+          this.locks.run(keys, () => this.mapAndLink(checked, context), context.signal),
+        );
       } catch (error) {
-        throw toSmbError(error, `Removing the mapping of ${shareRoot}`);
+        throw withoutSecrets(error, secrets);
       }
     });
   }
 
-  /** Every global mapping on the node, with its status as a name and as Windows' code. */
+  /**
+   * Removes the share root's global mapping; a missing mapping is success. Links are left alone.
+   *
+   * Cancelled: the mapping may have been removed; a retry is safe (it then answers `removed: false`).
+   */
+  async removeSmbGlobalMapping(
+    request: RemoveSmbGlobalMappingRequest,
+    options?: CallOptions,
+  ): Promise<RemoveSmbGlobalMappingResponse> {
+    const { shareRoot } = parseRemotePath(requestObject(request).remotePath);
+    return withCallContext("removeSmbGlobalMapping", options, (context) =>
+      this.locks.run(
+        `smb:${shareRoot}`,
+        async () => {
+          try {
+            return { removed: await this.host.removeMapping(shareRoot, context) };
+          } catch (error) {
+            throw toSmbError(error, `Removing the mapping of ${shareRoot}`);
+          }
+        },
+        context.signal,
+      ),
+    );
+  }
+
+  /**
+   * Every global mapping on the node, with its status as a name and as Windows' code.
+   *
+   * Cancelled: nothing has changed (it only reads); a retry is safe.
+   */
   async listSmbGlobalMappings(
     request: ListSmbGlobalMappingsRequest = {},
+    options?: CallOptions,
   ): Promise<ListSmbGlobalMappingsResponse> {
     requestObject(request);
-    let found;
-    try {
-      found = await this.host.listMappings();
-    } catch (error) {
-      throw toSmbError(error, "Listing the SMB global mappings");
-    }
-    return {
-      mappings: found.map(({ remotePath, localPath, status, statusCode }) => ({
-        remotePath,
-        ...(localPath === undefined ? {} : { localPath }),
-        status,
-        statusCode,
-      })),
-    };
+    return withCallContext("listSmbGlobalMappings", options, async (context) => {
+      let found;
+      try {
+        found = await this.host.listMappings(context);
+      } catch (error) {
+        throw toSmbError(error, "Listing the SMB global mappings");
+      }
+      return {
+        mappings: found.map(({ remotePath, localPath, status, statusCode }) => ({
+          remotePath,
+          ...(localPath === undefined ? {} : { localPath }),
+          status,
+          statusCode,
+        })),
+      };
+    });
   }
 
   /** Ends the PowerShell processes this instance started (not a `shell` passed in). */
@@ -150,20 +178,39 @@ export class Smb {
     await this.binding.close();
   }
 
+  /** The work of {@link Smb.newSmbGlobalMapping} under its locks; stops between steps once the call is over. */
+  private async mapAndLink(
+    checked: CheckedNewMapping,
+    context: CallContext,
+  ): Promise<NewSmbGlobalMappingResponse> {
+    const { remote, localPath } = checked;
+    const plan =
+      localPath === undefined ? "none" : await this.planLink(localPath, remote.path, context);
+    context.throwIfDone();
+    const mapping = await this.ensureMapping(checked, context);
+    if (localPath !== undefined) await this.makeLink(plan, localPath, remote.path, context);
+    return { mapping, link: plan === "none" || plan === "existing" ? plan : "created" };
+  }
+
   private async ensureMapping(
     checked: CheckedNewMapping,
+    context: CallContext,
   ): Promise<"created" | "reused" | "recreated"> {
     const { shareRoot } = checked.remote;
     try {
-      const state = await this.host.getMapping(shareRoot);
+      const state = await this.host.getMapping(shareRoot, context);
       if (state !== undefined && state.status === "OK" && state.pathValid === true) return "reused";
-      await this.host.newMapping({
-        shareRoot,
-        username: checked.username,
-        password: checked.password,
-        requirePrivacy: checked.requirePrivacy,
-        replace: state !== undefined,
-      });
+      context.throwIfDone();
+      await this.host.newMapping(
+        {
+          shareRoot,
+          username: checked.username,
+          password: checked.password,
+          requirePrivacy: checked.requirePrivacy,
+          replace: state !== undefined,
+        },
+        context,
+      );
       return state === undefined ? "created" : "recreated";
     } catch (error) {
       // Without a username Windows logs on as this node's computer account: say so, it is the usual cause.
@@ -176,10 +223,14 @@ export class Smb {
   }
 
   /** Decides what to do at `localPath` before any mapping is touched, so a conflict leaks nothing. */
-  private async planLink(localPath: string, remotePath: string): Promise<LinkPlan> {
+  private async planLink(
+    localPath: string,
+    remotePath: string,
+    context: CallContext,
+  ): Promise<LinkPlan> {
     let entry;
     try {
-      entry = await this.links.readLink(localPath);
+      entry = await this.links.readLink(localPath, context);
     } catch (error) {
       throw linkError("inspect", localPath, error);
     }
@@ -199,17 +250,24 @@ export class Smb {
     }
   }
 
-  private async makeLink(plan: LinkPlan, localPath: string, remotePath: string): Promise<void> {
+  private async makeLink(
+    plan: LinkPlan,
+    localPath: string,
+    remotePath: string,
+    context: CallContext,
+  ): Promise<void> {
     if (plan === "replaceEmptyDirectory") {
+      context.throwIfDone();
       try {
-        await this.links.removeEmptyDirectory(localPath);
+        await this.links.removeEmptyDirectory(localPath, context);
       } catch (error) {
         throw linkError("remove the empty folder", localPath, error);
       }
     }
     if (plan === "create" || plan === "replaceEmptyDirectory") {
+      context.throwIfDone();
       try {
-        await this.links.createLink(localPath, linkTargetFor(remotePath));
+        await this.links.createLink(localPath, linkTargetFor(remotePath), context);
       } catch (error) {
         throw linkError(`link ${remotePath} at`, localPath, error);
       }
