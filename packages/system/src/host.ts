@@ -1,4 +1,11 @@
-import type { PowerShell, Script } from "@csi-proxy/exec";
+import {
+  noCallContext,
+  type CallContext,
+  type Params,
+  type PowerShell,
+  type RunOptions,
+  type Script,
+} from "@csi-proxy/exec";
 import {
   parseBiosSerialNumber,
   parseDependencies,
@@ -79,24 +86,26 @@ export interface HostServiceWait {
  * The host operations {@link System} is built from: one PowerShell call per method, no policy.
  * Names passed in are already validated. Failures are thrown as they come (e.g. a
  * `PowerShellError` whose record says `NoServiceFoundForGivenName`); `System` maps them to codes.
+ * Every method's last parameter, `context`, is the calling method's deadline and signal
+ * (`System` always passes it; a host may ignore it, and without it nothing is bounded).
  */
 export interface SystemHost {
   /** `Win32_BIOS.SerialNumber` of the first instance, untrimmed; null when there is none. */
-  getBiosSerialNumber(): Promise<string | null>;
+  getBiosSerialNumber(context?: CallContext): Promise<string | null>;
   /** One service by name. */
-  getService(name: string): Promise<HostService>;
+  getService(name: string, context?: CallContext): Promise<HostService>;
   /** The service and everything that depends on it (the `DependentServices` closure). */
-  getDependencies(name: string): Promise<HostDependencies>;
+  getDependencies(name: string, context?: CallContext): Promise<HostDependencies>;
   /**
    * Starts the service unless it runs, then waits for Running within `wait.timeoutMs`. Gives up
    * early, without starting, when the service is disabled or paused, or when it stopped again.
    */
-  startService(name: string, wait: HostWait): Promise<HostServiceWait>;
+  startService(name: string, wait: HostWait, context?: CallContext): Promise<HostServiceWait>;
   /**
    * Stops the service unless it is stopped, then waits for Stopped within `wait.timeoutMs`.
    * Never stops dependents: while one is not stopped it fails (`ServiceHasDependentServices`).
    */
-  stopService(name: string, wait: HostWait): Promise<HostServiceWait>;
+  stopService(name: string, wait: HostWait, context?: CallContext): Promise<HostServiceWait>;
 }
 
 /** Extra time the PowerShell process gets beyond a script's own deadline before it is killed. */
@@ -105,7 +114,8 @@ export const processGraceMs = 10_000;
 /**
  * The PowerShell-backed {@link SystemHost}: every method is one call of a constant script. A
  * start or stop also bounds its process with `timeoutMs` = the script's deadline + 10 s, so a
- * script that overruns its own deadline is killed (`TIMEOUT`).
+ * script that overruns its own deadline is killed (`TIMEOUT`). Every run is also bounded by the
+ * calling method's `context`: its signal, and what is left of its deadline.
  *
  * @example
  * ```ts
@@ -114,24 +124,39 @@ export const processGraceMs = 10_000;
  * ```
  */
 export function createPowerShellSystemHost(shell: PowerShell): SystemHost {
-  async function waitFor(script: Script, name: string, wait: HostWait): Promise<HostServiceWait> {
+  // The one place a run gets its options: the method's signal and what is left of its deadline.
+  function run(
+    script: Script,
+    params: Params | undefined,
+    context: CallContext | undefined,
+    options?: RunOptions,
+  ): Promise<unknown> {
+    return shell.run(script, params, (context ?? noCallContext).runOptions(options));
+  }
+
+  async function waitFor(
+    script: Script,
+    name: string,
+    wait: HostWait,
+    context: CallContext | undefined,
+  ): Promise<HostServiceWait> {
     const params = { Name: checked(name), TimeoutMs: wait.timeoutMs, PollMs: wait.pollMs };
-    const result = await shell.run(script, params, { timeoutMs: wait.timeoutMs + processGraceMs });
-    return parseServiceWait(result);
+    const timeoutMs = wait.timeoutMs + processGraceMs;
+    return parseServiceWait(await run(script, params, context, { timeoutMs }));
   }
 
   return {
-    async getBiosSerialNumber() {
-      return parseBiosSerialNumber(await shell.run(biosSerialNumberScript));
+    async getBiosSerialNumber(context) {
+      return parseBiosSerialNumber(await run(biosSerialNumberScript, undefined, context));
     },
-    async getService(name) {
-      return parseService(await shell.run(getServiceScript, { Name: checked(name) }));
+    async getService(name, context) {
+      return parseService(await run(getServiceScript, { Name: checked(name) }, context));
     },
-    async getDependencies(name) {
-      return parseDependencies(await shell.run(dependentsScript, { Name: checked(name) }));
+    async getDependencies(name, context) {
+      return parseDependencies(await run(dependentsScript, { Name: checked(name) }, context));
     },
-    startService: (name, wait) => waitFor(startServiceScript, name, wait),
-    stopService: (name, wait) => waitFor(stopServiceScript, name, wait),
+    startService: (name, wait, context) => waitFor(startServiceScript, name, wait, context),
+    stopService: (name, wait, context) => waitFor(stopServiceScript, name, wait, context),
   };
 }
 

@@ -1,4 +1,9 @@
-export { System, defaultServiceTimeoutMs, servicePollMs } from "./system.js";
+export {
+  System,
+  defaultServiceTimeoutMs,
+  servicePollMs,
+  serviceReportMarginMs,
+} from "./system.js";
 export type { SystemOptions } from "./system.js";
 export { ServiceStatus, StartType } from "./enums.js";
 export type { ServiceStatusName, StartTypeName } from "./enums.js";
@@ -27,4 +32,4 @@ export type {
   StopServiceRequest,
 } from "./types.js";
 export { CsiProxyError, isCsiProxyError } from "@csi-proxy/exec";
-export type { CsiProxyErrorCode, EmptyResponse } from "@csi-proxy/exec";
+export type { CallOptions, CsiProxyErrorCode, EmptyResponse } from "@csi-proxy/exec";

@@ -1,4 +1,13 @@
-import { bindHost, createKeyedLock, type HostBinding, type HostOptions } from "@csi-proxy/exec";
+import {
+  bindHost,
+  createKeyedLock,
+  CsiProxyError,
+  withCallContext,
+  type CallContext,
+  type CallOptions,
+  type HostBinding,
+  type HostOptions,
+} from "@csi-proxy/exec";
 import { dependentsDeepestFirst } from "./dependents.js";
 import {
   ServiceStatus,
@@ -15,7 +24,12 @@ import {
   ServiceStateError,
   ServiceTimeoutError,
 } from "./errors.js";
-import { createPowerShellSystemHost, type HostServiceWait, type SystemHost } from "./host.js";
+import {
+  createPowerShellSystemHost,
+  type HostServiceWait,
+  type HostWait,
+  type SystemHost,
+} from "./host.js";
 import type {
   EmptyResponse,
   GetBiosSerialNumberRequest,
@@ -37,6 +51,12 @@ import {
 export const defaultServiceTimeoutMs = 30_000;
 /** Upstream's pause between two looks at a waiting service: 200 ms. */
 export const servicePollMs = 200;
+/**
+ * Kept back from a method's deadline (`options.timeoutMs`) when a start or stop script is given
+ * its own wait: time for the process to start the script and report its last look, so the
+ * script ends with the service's status rather than being killed mid-wait.
+ */
+export const serviceReportMarginMs = 2_000;
 
 // One lock table per process, so two System instances cannot interleave changes to one service.
 const serviceLocks = createKeyedLock();
@@ -47,7 +67,9 @@ export type SystemOptions = HostOptions<SystemHost>;
 /**
  * The system API group: the BIOS serial number and Windows service control, as upstream CSI
  * Proxy's system group. Every method takes one request object and resolves with one response
- * object; failures are `CsiProxyError`s whose `code` callers branch on.
+ * object; failures are `CsiProxyError`s whose `code` callers branch on. Every method also takes
+ * `{ signal?, timeoutMs? }` as a second argument: the caller's cancellation and a deadline for
+ * the whole call (`ABORTED`/`TIMEOUT`).
  *
  * @example
  * ```ts
@@ -75,50 +97,63 @@ export class System {
   /**
    * The BIOS serial number (`Win32_BIOS.SerialNumber` through `Get-CimInstance`), trimmed of the
    * padding firmware adds; `""` when the BIOS reports none.
+   * Cancelled: a read, nothing changed; retry freely.
    */
   async getBiosSerialNumber(
     request: GetBiosSerialNumberRequest = {},
+    options?: CallOptions,
   ): Promise<GetBiosSerialNumberResponse> {
     requestObject(request, "getBiosSerialNumber");
-    const serial = await this.#call("getBiosSerialNumber", "", () =>
-      this.#host.getBiosSerialNumber(),
-    );
-    return { serialNumber: (serial ?? "").trim() };
+    return withCallContext("getBiosSerialNumber", options, async (context) => {
+      const serial = await this.#call(context, "getBiosSerialNumber", "", () =>
+        this.#host.getBiosSerialNumber(context),
+      );
+      return { serialNumber: (serial ?? "").trim() };
+    });
   }
 
   /**
    * A service's display name, status and start type, numbered as upstream's enums and named.
    * `NOT_FOUND` when no service has that name.
+   * Cancelled: a read, nothing changed; retry freely.
    */
-  async getService(request: GetServiceRequest): Promise<GetServiceResponse> {
+  async getService(request: GetServiceRequest, options?: CallOptions): Promise<GetServiceResponse> {
     const name = serviceName(request, "getService");
-    const service = await this.#call(`getService(${name})`, name, () =>
-      this.#host.getService(name),
-    );
-    const status = toServiceStatus(service.status);
-    const startType = toStartType(service.startType);
-    return {
-      displayName: service.displayName,
-      status,
-      statusName: serviceStatusName(status),
-      startType,
-      startTypeName: startTypeName(startType),
-    };
+    return withCallContext("getService", options, async (context) => {
+      const service = await this.#call(context, `getService(${name})`, name, () =>
+        this.#host.getService(name, context),
+      );
+      const status = toServiceStatus(service.status);
+      const startType = toStartType(service.startType);
+      return {
+        displayName: service.displayName,
+        status,
+        statusName: serviceStatusName(status),
+        startType,
+        startTypeName: startTypeName(startType),
+      };
+    });
   }
 
   /**
    * Starts the service and waits until it runs (at most `timeoutMs`, default 30 s). A running
    * service succeeds at once; a pending start is waited for. `FAILED_PRECONDITION` when the
-   * service is disabled or paused, `TIMEOUT` when it is still pending at the deadline.
+   * service is disabled or paused, `TIMEOUT` when it is still pending at the deadline. With
+   * `options.timeoutMs`, the script stops waiting 2 s before that deadline to report the status.
+   * Cancelled: the start may already have been asked for, and Windows carries it on; a retry
+   * waits for a pending start and asks only a stopped service, so it is safe.
    */
-  async startService(request: StartServiceRequest): Promise<EmptyResponse> {
+  async startService(request: StartServiceRequest, options?: CallOptions): Promise<EmptyResponse> {
     const name = serviceName(request, "startService");
     const timeoutMs = timeoutField(request, "startService", defaultServiceTimeoutMs);
-    await this.#locked(`startService(${name})`, name, async () => {
-      const result = await this.#host.startService(name, { timeoutMs, pollMs: servicePollMs });
-      checkStarted(name, result, timeoutMs);
+    return withCallContext("startService", options, async (context) => {
+      await this.#locked(context, `startService(${name})`, name, async () => {
+        const wait = scriptWait(context, name, timeoutMs);
+        const result = await this.#host.startService(name, wait, context);
+        checkStarted(name, result, reportedTimeout(wait, timeoutMs, timeoutMs));
+      });
+      return {};
     });
-    return {};
   }
 
   /**
@@ -128,18 +163,24 @@ export class System {
    * `FAILED_PRECONDITION`. `timeoutMs` (default 30 s, counted once no other start or stop of the
    * service is running here) bounds the whole call, dependents included; `TIMEOUT` when a service
    * is still not stopped at the deadline.
+   * Cancelled: with `force`, some dependents may already be stopped or stopping, and the service
+   * itself may be stopping; a retry reads the dependents again, skips the stopped ones, waits out
+   * the pending ones and stops the rest, so it ends where an uncancelled call would.
    */
-  async stopService(request: StopServiceRequest): Promise<EmptyResponse> {
+  async stopService(request: StopServiceRequest, options?: CallOptions): Promise<EmptyResponse> {
     const name = serviceName(request, "stopService");
     const force = optionalBoolean(request, "force", "stopService");
     const timeoutMs = timeoutField(request, "stopService", defaultServiceTimeoutMs);
-    await this.#locked(`stopService(${name})`, name, async () => {
-      // The budget starts once the service is ours, as a start's does.
-      const deadline = Date.now() + timeoutMs;
-      if (force && (await this.#stopDependents(name, deadline, timeoutMs)) === "stopped") return;
-      await this.#stopOne(name, deadline, timeoutMs);
+    return withCallContext("stopService", options, async (context) => {
+      await this.#locked(context, `stopService(${name})`, name, async () => {
+        // The budget starts once the service is ours, as a start's does.
+        const deadline = Date.now() + timeoutMs;
+        const stop = (service: string) => this.#stopOne(context, service, deadline, timeoutMs);
+        if (force && (await this.#stopDependents(context, name, stop)) === "stopped") return;
+        await stop(name);
+      });
+      return {};
     });
-    return {};
   }
 
   /** Closes the PowerShell this instance created itself; a shell or host given to it is left open. */
@@ -149,18 +190,18 @@ export class System {
 
   /** Stops what depends on `name`, deepest first; "stopped" when nothing, `name` included, ran. */
   async #stopDependents(
+    context: CallContext,
     name: string,
-    deadline: number,
-    timeoutMs: number,
+    stop: (service: string) => Promise<void>,
   ): Promise<"stopped" | "stopping"> {
-    const graph = await this.#host.getDependencies(name);
+    const graph = await this.#host.getDependencies(name, context);
     const order = dependentsDeepestFirst(graph);
     if (order.length === 0 && graph.status === ServiceStatus.STOPPED) return "stopped";
     for (const dependent of order) {
       // Names come from Windows, not the caller, but reach Get-Service -Name all the same.
       checkServiceName(dependent, `stopService(${name}) dependent`);
       try {
-        await this.#stopOne(dependent, deadline, timeoutMs);
+        await stop(dependent);
       } catch (error) {
         const mapped = mapServiceError(dependent, error);
         // A dependent deleted since the walk is as good as stopped.
@@ -171,10 +212,15 @@ export class System {
     return "stopping";
   }
 
-  async #stopOne(name: string, deadline: number, timeoutMs: number): Promise<void> {
+  async #stopOne(
+    context: CallContext,
+    name: string,
+    deadline: number,
+    timeoutMs: number,
+  ): Promise<void> {
     const remaining = deadline - Date.now();
     if (remaining < 1) {
-      const last = (await this.#host.getService(name)).status;
+      const last = (await this.#host.getService(name, context)).status;
       throw new ServiceTimeoutError({
         serviceName: name,
         expected: ServiceStatus.STOPPED,
@@ -182,26 +228,61 @@ export class System {
         timeoutMs,
       });
     }
-    const result = await this.#host.stopService(name, {
-      timeoutMs: remaining,
-      pollMs: servicePollMs,
-    });
-    checkReached(name, result, ServiceStatus.STOPPED, timeoutMs);
+    const wait = scriptWait(context, name, remaining);
+    const result = await this.#host.stopService(name, wait, context);
+    checkReached(name, result, ServiceStatus.STOPPED, reportedTimeout(wait, remaining, timeoutMs));
   }
 
-  async #call<T>(operation: string, name: string, work: () => Promise<T>): Promise<T> {
+  async #call<T>(
+    context: CallContext,
+    operation: string,
+    name: string,
+    work: () => Promise<T>,
+  ): Promise<T> {
     try {
       return await work();
     } catch (error) {
+      // The call's own ABORTED/TIMEOUT already names the method.
+      if (error === context.signal.reason) throw error;
       throw operationFailed(operation, mapServiceError(name, error));
     }
   }
 
-  async #locked(operation: string, name: string, work: () => Promise<void>): Promise<void> {
+  async #locked(
+    context: CallContext,
+    operation: string,
+    name: string,
+    work: () => Promise<void>,
+  ): Promise<void> {
     // Windows compares service names case-insensitively, so the lock does too.
     const key = `service:${name.toLowerCase()}`;
-    await this.#call(operation, name, () => serviceLocks.run(key, work));
+    await this.#call(context, operation, name, () => serviceLocks.run(key, work, context.signal));
   }
+}
+
+/**
+ * The wait a start or stop script gets: what is left of the request's `timeoutMs`, cut so the
+ * script reports before the method's deadline. `TIMEOUT` before any script starts when the
+ * deadline leaves less than one poll after the report margin.
+ */
+function scriptWait(context: CallContext, name: string, requestLeftMs: number): HostWait {
+  context.throwIfDone();
+  const callLeftMs = context.remainingMs();
+  if (callLeftMs === undefined) return { timeoutMs: requestLeftMs, pollMs: servicePollMs };
+  const waitMs = callLeftMs - serviceReportMarginMs;
+  if (waitMs < servicePollMs) {
+    throw new CsiProxyError(
+      `${context.method}(${name}): only ${callLeftMs} ms of the call's deadline are left, ` +
+        `too little to wait for the service (at least ${serviceReportMarginMs + servicePollMs} ms); nothing was asked of it.`,
+      { code: "TIMEOUT" },
+    );
+  }
+  return { timeoutMs: Math.min(requestLeftMs, waitMs), pollMs: servicePollMs };
+}
+
+/** The deadline a timed-out wait reports: the request's, or the shorter wait the call's deadline left. */
+function reportedTimeout(wait: HostWait, requestLeftMs: number, requestTimeoutMs: number): number {
+  return wait.timeoutMs < requestLeftMs ? wait.timeoutMs : requestTimeoutMs;
 }
 
 function checkStarted(name: string, result: HostServiceWait, timeoutMs: number): void {
