@@ -66,7 +66,7 @@ function readStat(pid: number | "self"): ProcStat | undefined {
   }
 }
 
-function allStats(): ProcStat[] {
+export function allStats(): ProcStat[] {
   const stats: ProcStat[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;

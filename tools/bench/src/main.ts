@@ -1,5 +1,6 @@
 // `pnpm bench`: per-call overhead (spawn, session pools, node-powershell), typical reads, the demo's
-// full flow, CPU per operation and pool throughput, written to BENCHMARKS.md.
+// full flow, CPU per operation, pool throughput, start-up and memory per process, written to
+// BENCHMARKS.md.
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg, release, totalmem, type } from "node:os";
@@ -10,6 +11,7 @@ import { measureFlow } from "./flow.js";
 import { measureOverhead, trivialText } from "./overhead.js";
 import { createReadHost, measureReads } from "./reads.js";
 import { renderReport, type Machine } from "./report.js";
+import { measureMemory, measureStartup } from "./startup.js";
 import { measureThroughput } from "./throughput.js";
 
 function pwshVersion(pwsh: string): string {
@@ -35,9 +37,14 @@ log("typical reads and throughput on the simulated host");
 const host = await createReadHost(pwsh);
 let reads;
 let throughput;
+let startup;
+let memory;
 try {
   reads = await measureReads(host);
   throughput = await measureThroughput(host);
+  log("start-up, first-call latency and memory per PowerShell process");
+  startup = await measureStartup(pwsh, host);
+  memory = await measureMemory(pwsh, host);
 } finally {
   await host.sim.dispose();
 }
@@ -65,6 +72,8 @@ const text = renderReport({
   reads,
   flow,
   throughput,
+  startup,
+  memory,
   cpuCheck: {
     resourceUsageSelf: after.resourceUsage - before.resourceUsage,
     cpuUsageSelf: after.cpuUsage - before.cpuUsage,

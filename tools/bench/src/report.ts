@@ -1,6 +1,7 @@
 // BENCHMARKS.md from the measured rows: pure formatting, no I/O.
 import type { FlowRow } from "./flow.js";
 import type { Row } from "./measure.js";
+import type { MemoryRow, StartupRow } from "./startup.js";
 import type { ThroughputRow } from "./throughput.js";
 
 /** The machine and run the numbers come from. */
@@ -33,6 +34,8 @@ export interface Results {
   readonly reads: readonly Row[];
   readonly flow: readonly FlowRow[];
   readonly throughput: readonly ThroughputRow[];
+  readonly startup: readonly StartupRow[];
+  readonly memory: readonly MemoryRow[];
   readonly cpuCheck: CpuCheck;
 }
 
@@ -128,7 +131,52 @@ export function verdicts(results: Results): Verdict[] {
       pass: cpuMs(pool1) <= cpuMs(peer),
     });
   }
+  for (const start of results.startup) {
+    const gain = start.cold.median / start.warmFirst.median;
+    out.push({
+      target: `first call after warmUp() ≥ 5× faster than a cold first call (${start.name})`,
+      measured: `${formatRatio(gain)} (${formatMs(start.warmFirst.median)} ms vs ${formatMs(start.cold.median)} ms median)`,
+      pass: gain >= 5,
+    });
+  }
   return out;
+}
+
+function startupLines(results: Results): string[] {
+  const q = (x: { median: number; p95: number }) => `${formatMs(x.median)} / ${formatMs(x.p95)}`;
+  return [
+    "## Start-up and the first call",
+    "",
+    "Fresh session shells, one process each. Cold: `createPowerShell()` to the first result. Warm: `warmUp()` at start-up, then the first call. Times are median / p95 in ms. On Windows, importing the Storage module adds to the start (not measured here).",
+    "",
+    ...table(
+      ["shell", "cold first call", "warmUp()", "first call after warmUp()", "samples"],
+      ["l", "r", "r", "r", "r"],
+      results.startup.map((r) => [
+        r.name,
+        q(r.cold),
+        q(r.warmUp),
+        q(r.warmFirst),
+        String(r.samples),
+      ]),
+    ),
+    "",
+    "## Memory per PowerShell process",
+    "",
+    "Resident memory of one session process (`VmRSS`, and its peak `VmHWM`, from /proc), right after `warmUp()` and after a run of calls. A pool of N holds N of these; `idleTimeoutMs` closes idle ones unless `keepWarm` keeps them.",
+    "",
+    ...table(
+      ["process", "started (MiB)", "after calls (MiB)", "peak (MiB)", "calls"],
+      ["l", "r", "r", "r", "r"],
+      results.memory.map((r) => [
+        r.name,
+        r.startedMiB.toFixed(1),
+        r.steadyMiB.toFixed(1),
+        r.peakMiB.toFixed(1),
+        String(r.calls),
+      ]),
+    ),
+  ];
 }
 
 function rowCells(row: Row, baseline: Row | undefined): string[] {
@@ -260,6 +308,8 @@ export function renderReport(results: Results): string {
         ];
       }),
     ),
+    "",
+    ...startupLines(results),
     "",
     "## Throughput: 100 concurrent getVolumeStats calls",
     "",

@@ -51,6 +51,16 @@ function results(sessionMs: number, peerMs: number): Results {
     reads: [row("getVolumeStats, spawn", 3000, 1.2), row("getVolumeStats, session", 20, 0.02)],
     flow: [flow],
     throughput: [throughput],
+    startup: [
+      {
+        name: "pwsh, no module",
+        cold: { median: 600, p95: 700 },
+        warmUp: { median: 590, p95: 690 },
+        warmFirst: { median: sessionMs * 5, p95: sessionMs * 6 },
+        samples: 6,
+      },
+    ],
+    memory: [{ name: "pwsh, no module", startedMiB: 90, steadyMiB: 95.5, peakMiB: 99, calls: 200 }],
     cpuCheck: { resourceUsageSelf: 0.5, cpuUsageSelf: 0.5, reapedChildren: 12 },
   };
 }
@@ -97,7 +107,7 @@ describe("formatting", () => {
 describe("verdicts", () => {
   it("passes when session is 50× cheaper than spawn and faster than node-powershell", () => {
     const v = verdicts(results(2, 100));
-    expect(v).toHaveLength(6);
+    expect(v).toHaveLength(7);
     expect(v.every((x) => x.pass)).toBe(true);
   });
 
@@ -106,6 +116,9 @@ describe("verdicts", () => {
     const failed = v.filter((x) => !x.pass).map((x) => x.target);
     expect(failed).toContain("per-call overhead, spawn ÷ session pool 1 ≥ 50×");
     expect(failed).toContain("session pool 1 no slower than node-powershell (median)");
+    expect(failed).toContain(
+      "first call after warmUp() ≥ 5× faster than a cold first call (pwsh, no module)",
+    );
   });
 });
 
@@ -117,6 +130,8 @@ describe("renderReport", () => {
       "## Per-call overhead of a trivial script",
       "## Typical read calls",
       "## Full stage/unstage flow of the demo",
+      "## Start-up and the first call",
+      "## Memory per PowerShell process",
       "## Throughput: 100 concurrent getVolumeStats calls",
       "## Method",
     ])

@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { descendantMemory } from "@csi-proxy/bench/memory";
 import { provisionPwsh } from "@csi-proxy/pwsh";
 import { childPids } from "./children.js";
 import { renderReport } from "./report.js";
@@ -68,6 +69,7 @@ for (let batch = 0; done < settings.calls; batch++) {
   if (done % every === 0 || done === settings.calls) {
     const now = performance.now();
     const memory = process.memoryUsage();
+    const pwshRss = descendantMemory().map((m) => m.rssMiB);
     samples.push({
       calls: done,
       seconds: (now - started) / 1000,
@@ -76,6 +78,8 @@ for (let batch = 0; done < settings.calls; batch++) {
       heapMiB: memory.heapUsed / mib,
       children: childPids().length,
       failures,
+      pwshMiB: pwshRss.length === 0 ? 0 : pwshRss.reduce((a, b) => a + b, 0) / pwshRss.length,
+      pwshMaxMiB: Math.max(0, ...pwshRss),
     });
     last = { calls: done, at: now };
     console.log(

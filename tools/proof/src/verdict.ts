@@ -8,6 +8,10 @@ export interface Sample {
   readonly heapMiB: number;
   readonly children: number;
   readonly failures: number;
+  /** Mean resident MiB of the PowerShell processes alive at the sample (0 when none). */
+  readonly pwshMiB: number;
+  /** Resident MiB of the largest PowerShell process at the sample. */
+  readonly pwshMaxMiB: number;
 }
 
 /** What "flat" means, stated once so the report can print it. */
@@ -15,6 +19,9 @@ export const flatness = {
   warmUpShare: 0.1,
   maxRssGrowth: 0.2,
   maxHeapGrowth: 0.5,
+  maxPwshGrowth: 0.25,
+  /** No PowerShell process may grow past this multiple of the first quarter's per-process median. */
+  pwshPeakFactor: 2,
 } as const;
 
 export interface Verdict {
@@ -25,6 +32,9 @@ export interface Verdict {
   readonly firstHeap: number;
   readonly lastHeap: number;
   readonly maxChildren: number;
+  readonly firstPwsh: number;
+  readonly lastPwsh: number;
+  readonly maxPwsh: number;
 }
 
 function median(values: readonly number[]): number {
@@ -37,8 +47,9 @@ function median(values: readonly number[]): number {
 }
 
 /**
- * Flat: after the warm-up, the last quarter's median RSS is within 20% (heap within 50%) of the
- * first quarter's; the child count never exceeds the pool; every call settled with a typed result;
+ * Flat: after the warm-up, the last quarter's median RSS is within 20% (heap within 50%, mean
+ * PowerShell process within 25%) of the first quarter's, no PowerShell process grows past twice
+ * the first quarter's per-process median; the child count never exceeds the pool; every call settled with a typed result;
  * no child is left once the pool is closed.
  */
 export function judge(
@@ -56,15 +67,37 @@ export function judge(
   const firstHeap = median(first.map((s) => s.heapMiB));
   const lastHeap = median(last.map((s) => s.heapMiB));
   const maxChildren = Math.max(0, ...samples.map((s) => s.children));
+  const firstPwsh = median(first.map((s) => s.pwshMiB));
+  const lastPwsh = median(last.map((s) => s.pwshMiB));
+  const maxPwsh = Math.max(0, ...steady.map((s) => s.pwshMaxMiB));
   const reasons: string[] = [];
   if (steady.length < 4) reasons.push(`too few samples after warm-up (${steady.length})`);
   if (lastRss > firstRss * (1 + flatness.maxRssGrowth))
     reasons.push(`RSS grew from ${firstRss.toFixed(1)} to ${lastRss.toFixed(1)} MiB`);
   if (lastHeap > firstHeap * (1 + flatness.maxHeapGrowth))
     reasons.push(`heap grew from ${firstHeap.toFixed(1)} to ${lastHeap.toFixed(1)} MiB`);
+  if (lastPwsh > firstPwsh * (1 + flatness.maxPwshGrowth))
+    reasons.push(
+      `PowerShell process memory grew from ${firstPwsh.toFixed(1)} to ${lastPwsh.toFixed(1)} MiB`,
+    );
+  if (maxPwsh > firstPwsh * flatness.pwshPeakFactor)
+    reasons.push(
+      `a PowerShell process reached ${maxPwsh.toFixed(1)} MiB (over ${flatness.pwshPeakFactor}× ${firstPwsh.toFixed(1)})`,
+    );
   if (maxChildren > poolSize)
     reasons.push(`${maxChildren} child processes for a pool of ${poolSize}`);
   if (untyped > 0) reasons.push(`${untyped} calls failed without a typed CsiProxyError`);
   if (leftover > 0) reasons.push(`${leftover} child processes left after close()`);
-  return { ok: reasons.length === 0, reasons, firstRss, lastRss, firstHeap, lastHeap, maxChildren };
+  return {
+    ok: reasons.length === 0,
+    reasons,
+    firstRss,
+    lastRss,
+    firstHeap,
+    lastHeap,
+    maxChildren,
+    firstPwsh,
+    lastPwsh,
+    maxPwsh,
+  };
 }
