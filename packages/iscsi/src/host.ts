@@ -1,4 +1,11 @@
-import type { PowerShell, Script } from "@csi-proxy/exec";
+import {
+  noCallContext,
+  type CallContext,
+  type Params,
+  type PowerShell,
+  type RunOptions,
+  type Script,
+} from "@csi-proxy/exec";
 import type {
   HostAddPortalOutcome,
   HostConnectOutcome,
@@ -55,30 +62,40 @@ export const secretParameters: readonly string[] = Object.freeze(["ChapSecret"])
  * the host's error (a `PowerShellError` carrying the cmdlet's `HRESULT 0xefff....` id), which
  * {@link Iscsi} maps to typed codes. Portals are identified by their registered address
  * (case-insensitive) and port; a session goes through a portal when a connection of it goes to
- * one of the portal's resolved addresses. IQNs compare case-insensitively.
+ * one of the portal's resolved addresses. IQNs compare case-insensitively. Every method's last
+ * parameter, `context`, is the calling method's deadline and signal (`noCallContext` when left
+ * out): its scripts and host-name lookups end with it.
  */
 export interface IscsiHost {
   /** Every registered target portal. */
-  listTargetPortals(): Promise<readonly Portal[]>;
+  listTargetPortals(context?: CallContext): Promise<readonly Portal[]>;
   /** Registers the portal (New-IscsiTargetPortal, which discovers) unless it exists. */
-  addTargetPortal(portal: Portal): Promise<HostAddPortalOutcome>;
+  addTargetPortal(portal: Portal, context?: CallContext): Promise<HostAddPortalOutcome>;
   /** Removes the portal if it is registered. */
-  removeTargetPortal(portal: Portal): Promise<HostRemovePortalOutcome>;
+  removeTargetPortal(portal: Portal, context?: CallContext): Promise<HostRemovePortalOutcome>;
   /** Re-runs discovery on a registered portal and lists its targets' IQNs. */
-  discoverTargets(portal: Portal): Promise<HostDiscovery>;
+  discoverTargets(portal: Portal, context?: CallContext): Promise<HostDiscovery>;
   /** Logs in unless a connected session already serves the request (see HostConnectOutcome). */
-  connectTarget(request: HostConnectRequest): Promise<HostConnectOutcome>;
+  connectTarget(request: HostConnectRequest, context?: CallContext): Promise<HostConnectOutcome>;
   /** Connected sessions to the target `iqn` (through any portal; `viaPortal` says which). */
-  listTargetSessions(portal: Portal, iqn: string): Promise<readonly HostSession[]>;
+  listTargetSessions(
+    portal: Portal,
+    iqn: string,
+    context?: CallContext,
+  ): Promise<readonly HostSession[]>;
   /**
    * Unregisters every flagged persistent login, then logs out every listed session of `iqn`,
    * naming the target as Windows does (its target object, else the session's name).
    */
-  logoutSessions(iqn: string, sessions: readonly HostLogout[]): Promise<void>;
+  logoutSessions(
+    iqn: string,
+    sessions: readonly HostLogout[],
+    context?: CallContext,
+  ): Promise<void>;
   /** Disk numbers of every connected session to `iqn`, ascending; empty when none. */
-  getTargetDiskNumbers(iqn: string): Promise<readonly number[]>;
+  getTargetDiskNumbers(iqn: string, context?: CallContext): Promise<readonly number[]>;
   /** Sets the initiator's node-wide mutual CHAP secret. */
-  setMutualChapSecret(secret: string): Promise<void>;
+  setMutualChapSecret(secret: string, context?: CallContext): Promise<void>;
 }
 
 /** Options of {@link createPowerShellIscsiHost}. */
@@ -109,24 +126,31 @@ export function createPowerShellIscsiHost(
     TargetPortalAddress: portal.address,
     TargetPortalPortNumber: portal.port,
   });
+  // Every script draws on the calling method's deadline; alone, a host call has none.
+  const run = (
+    script: Script,
+    params: Params | undefined,
+    context: CallContext | undefined,
+    extra?: RunOptions,
+  ): Promise<unknown> => shell.run(script, params, (context ?? noCallContext).runOptions(extra));
 
   return {
-    async listTargetPortals() {
-      return parsePortals(await shell.run(listPortalsScript));
+    async listTargetPortals(context) {
+      return parsePortals(await run(listPortalsScript, undefined, context));
     },
-    async addTargetPortal(portal) {
-      const result = await shell.run(addPortalScript, portalParams(portal));
+    async addTargetPortal(portal, context) {
+      const result = await run(addPortalScript, portalParams(portal), context);
       return parseOutcome(result, addPortalScript.name, ["added", "exists"]);
     },
-    async removeTargetPortal(portal) {
-      const result = await shell.run(removePortalScript, portalParams(portal));
+    async removeTargetPortal(portal, context) {
+      const result = await run(removePortalScript, portalParams(portal), context);
       return parseOutcome(result, removePortalScript.name, ["removed", "absent"]);
     },
-    async discoverTargets(portal) {
-      return parseDiscovery(await shell.run(discoverScript, portalParams(portal)));
+    async discoverTargets(portal, context) {
+      return parseDiscovery(await run(discoverScript, portalParams(portal), context));
     },
-    async connectTarget(request) {
-      const addresses = await resolvePortal(request.portal, resolve);
+    async connectTarget(request, context) {
+      const addresses = await resolvePortal(request.portal, resolve, context);
       const params = {
         ...portalParams(request.portal),
         TargetPortalAddresses: addresses ?? [],
@@ -138,7 +162,7 @@ export function createPowerShellIscsiHost(
         IsPersistent: request.isPersistent,
         IsMultipathEnabled: request.isMultipathEnabled,
       };
-      const result = await shell.run(connectScript, params, { secrets: secretParameters });
+      const result = await run(connectScript, params, context, { secrets: secretParameters });
       return parseOutcome(result, connectScript.name, [
         "connected",
         "alreadyConnected",
@@ -147,30 +171,36 @@ export function createPowerShellIscsiHost(
         "portalUnresolved",
       ]);
     },
-    async listTargetSessions(portal, iqn) {
-      const addresses = await resolvePortal(portal, resolve);
+    async listTargetSessions(portal, iqn, context) {
+      const addresses = await resolvePortal(portal, resolve, context);
       const sessions = parseSessions(
-        await shell.run(listSessionsScript, {
-          TargetPortalAddresses: addresses ?? [],
-          TargetPortalPortNumber: portal.port,
-          NodeAddress: iqn,
-        }),
+        await run(
+          listSessionsScript,
+          {
+            TargetPortalAddresses: addresses ?? [],
+            TargetPortalPortNumber: portal.port,
+            NodeAddress: iqn,
+          },
+          context,
+        ),
       );
       return addresses === null ? sessions.map((s) => ({ ...s, viaPortal: null })) : sessions;
     },
-    async logoutSessions(iqn, sessions) {
+    async logoutSessions(iqn, sessions, context) {
       const list = sessions.map((s) => ({
         sessionIdentifier: s.sessionIdentifier,
         targetNodeAddress: s.targetNodeAddress,
         unregister: s.unregister,
       }));
-      await shell.run(logoutScript, { NodeAddress: iqn, Sessions: list });
+      await run(logoutScript, { NodeAddress: iqn, Sessions: list }, context);
     },
-    async getTargetDiskNumbers(iqn) {
-      return parseDiskNumbers(await shell.run(targetDisksScript, { NodeAddress: iqn }));
+    async getTargetDiskNumbers(iqn, context) {
+      return parseDiskNumbers(await run(targetDisksScript, { NodeAddress: iqn }, context));
     },
-    async setMutualChapSecret(secret) {
-      await shell.run(setChapSecretScript, { ChapSecret: secret }, { secrets: secretParameters });
+    async setMutualChapSecret(secret, context) {
+      await run(setChapSecretScript, { ChapSecret: secret }, context, {
+        secrets: secretParameters,
+      });
     },
   };
 }

@@ -42,4 +42,4 @@ export type {
   TargetPortal,
 } from "./types.js";
 export { CsiProxyError, isCsiProxyError } from "@csi-proxy/exec";
-export type { CsiProxyErrorCode, EmptyResponse } from "@csi-proxy/exec";
+export type { CallContext, CallOptions, CsiProxyErrorCode, EmptyResponse } from "@csi-proxy/exec";

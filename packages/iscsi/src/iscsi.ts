@@ -3,6 +3,9 @@ import {
   createKeyedLock,
   groupOptions,
   invalidArgument,
+  withCallContext,
+  type CallContext,
+  type CallOptions,
   type HostBinding,
   type HostOptions,
 } from "@csi-proxy/exec";
@@ -100,49 +103,83 @@ export class Iscsi {
     return this.#binding.host;
   }
 
-  /** Registers a target portal (Windows runs discovery on it). Succeeds when it is registered already. */
-  async addTargetPortal(request: AddTargetPortalRequest): Promise<AddTargetPortalResponse> {
-    const portal = portalField(requestObject(request, "addTargetPortal"), "addTargetPortal");
-    await this.#onPortal("addTargetPortal", portal, () => this.#host.addTargetPortal(portal));
-    return {};
+  /**
+   * Registers a target portal (Windows runs discovery on it). Succeeds when it is registered already.
+   *
+   * Cancelled: the portal may have been registered; a retry is safe (a registered portal is success).
+   */
+  async addTargetPortal(
+    request: AddTargetPortalRequest,
+    options?: CallOptions,
+  ): Promise<AddTargetPortalResponse> {
+    const method = "addTargetPortal";
+    const portal = portalField(requestObject(request, method), method);
+    return withCallContext(method, options, async (context) => {
+      await this.#onPortal(method, portal, context, () =>
+        this.#host.addTargetPortal(portal, context),
+      );
+      return {};
+    });
   }
 
   /**
    * Re-runs SendTargets discovery on a registered portal and lists the IQNs it offers.
    * `NOT_FOUND` (reason `PORTAL_NOT_FOUND`) when the portal is not registered.
+   *
+   * Cancelled: the portal's list of discovered targets may have been refreshed, nothing else; a
+   * retry is safe.
    */
   async discoverTargetPortal(
     request: DiscoverTargetPortalRequest,
+    options?: CallOptions,
   ): Promise<DiscoverTargetPortalResponse> {
-    const portal = portalField(
-      requestObject(request, "discoverTargetPortal"),
-      "discoverTargetPortal",
-    );
-    const found = await this.#onPortal("discoverTargetPortal", portal, () =>
-      this.#host.discoverTargets(portal),
-    );
-    if (!found.portalFound) throw portalNotFound("discoverTargetPortal", portal);
-    return { iqns: [...found.iqns] };
+    const method = "discoverTargetPortal";
+    const portal = portalField(requestObject(request, method), method);
+    return withCallContext(method, options, async (context) => {
+      const found = await this.#onPortal(method, portal, context, () =>
+        this.#host.discoverTargets(portal, context),
+      );
+      if (!found.portalFound) throw portalNotFound(method, portal);
+      return { iqns: [...found.iqns] };
+    });
   }
 
-  /** Removes a target portal; logged-in sessions stay. Succeeds when it is not registered. */
+  /**
+   * Removes a target portal; logged-in sessions stay. Succeeds when it is not registered.
+   *
+   * Cancelled: the portal may have been removed; a retry is safe (a missing portal is success).
+   */
   async removeTargetPortal(
     request: RemoveTargetPortalRequest,
+    options?: CallOptions,
   ): Promise<RemoveTargetPortalResponse> {
-    const portal = portalField(requestObject(request, "removeTargetPortal"), "removeTargetPortal");
-    await this.#onPortal("removeTargetPortal", portal, () => this.#host.removeTargetPortal(portal));
-    return {};
+    const method = "removeTargetPortal";
+    const portal = portalField(requestObject(request, method), method);
+    return withCallContext(method, options, async (context) => {
+      await this.#onPortal(method, portal, context, () =>
+        this.#host.removeTargetPortal(portal, context),
+      );
+      return {};
+    });
   }
 
-  /** Every registered target portal. */
+  /**
+   * Every registered target portal.
+   *
+   * Cancelled: nothing has changed (it only reads); a retry is safe.
+   */
   async listTargetPortals(
     request: ListTargetPortalsRequest = {},
+    options?: CallOptions,
   ): Promise<ListTargetPortalsResponse> {
-    requestObject(request, "listTargetPortals");
-    const portals = await this.#call("listTargetPortals", () => this.#host.listTargetPortals());
-    return {
-      targetPortals: portals.map((p) => ({ targetAddress: p.address, targetPort: p.port })),
-    };
+    const method = "listTargetPortals";
+    requestObject(request, method);
+    return withCallContext(method, options, async (context) => {
+      const portals = await this.#call(method, () => this.#host.listTargetPortals(context));
+      return {
+        targetPortals: portals.map((p) => ({ targetAddress: p.address, targetPort: p.port })),
+      };
+    });
   }
 
   /**
@@ -151,8 +188,16 @@ export class Iscsi {
    * addresses) or, without multipath, through any portal, and when Windows answers "already
    * logged in". With multipath, `FAILED_PRECONDITION` (reason `PORTAL_UNREACHABLE`) when the
    * target has sessions but the portal's host name does not resolve: nothing is logged in.
+   *
+   * Cancelled: the login may have happened (Windows' initiator service logs in, not the
+   * PowerShell process that is ended), with its persistent registration; a retry is safe: it
+   * finds that session through the portal and reuses it (registering it as persistent if asked),
+   * so no second session is made, even with multipath.
    */
-  async connectTarget(request: ConnectTargetRequest): Promise<ConnectTargetResponse> {
+  async connectTarget(
+    request: ConnectTargetRequest,
+    options?: CallOptions,
+  ): Promise<ConnectTargetResponse> {
     const method = "connectTarget";
     const fields = requestObject(request, method);
     const portal = portalField(fields, method);
@@ -161,29 +206,28 @@ export class Iscsi {
     const isPersistent = optionalBoolean(fields, "isPersistent", method);
     const isMultipathEnabled = optionalBoolean(fields, "isMultipathEnabled", method);
     const secrets = [auth.chapSecret];
-    try {
-      const outcome = await this.#onTarget(method, portal, iqn, async () => {
-        try {
-          return await this.#host.connectTarget({
-            portal,
-            iqn,
-            ...auth,
-            isPersistent,
-            isMultipathEnabled,
-          });
-        } catch (error) {
-          // Another process logged in between our check and our login: the goal is reached.
-          if (iscsiStatusOf(error) === targetAlreadyLoggedIn) return "alreadyConnected";
-          throw error;
-        }
-      });
-      if (outcome === "portalNotFound") throw portalNotFound(method, portal);
-      if (outcome === "targetNotFound") throw targetNotFound(method, portal, iqn);
-      if (outcome === "portalUnresolved") throw portalUnresolved(method, portal);
-    } catch (error) {
-      throw withoutSecrets(error, secrets);
-    }
-    return {};
+    return withCallContext(method, options, async (context) => {
+      try {
+        const outcome = await this.#onTarget(method, portal, iqn, context, async () => {
+          try {
+            return await this.#host.connectTarget(
+              { portal, iqn, ...auth, isPersistent, isMultipathEnabled },
+              context,
+            );
+          } catch (error) {
+            // Another process logged in between our check and our login: the goal is reached.
+            if (iscsiStatusOf(error) === targetAlreadyLoggedIn) return "alreadyConnected";
+            throw error;
+          }
+        });
+        if (outcome === "portalNotFound") throw portalNotFound(method, portal);
+        if (outcome === "targetNotFound") throw targetNotFound(method, portal, iqn);
+        if (outcome === "portalUnresolved") throw portalUnresolved(method, portal);
+      } catch (error) {
+        throw withoutSecrets(error, secrets);
+      }
+      return {};
+    });
   }
 
   /**
@@ -192,60 +236,85 @@ export class Iscsi {
    * does not log in again at boot. Succeeds when no session goes through this portal.
    * `FAILED_PRECONDITION` (reason `PORTAL_UNREACHABLE`) when the target has sessions but the
    * portal's host name does not resolve: nothing is logged out.
+   *
+   * Cancelled: persistent logins may have been unregistered and some sessions logged out (never a
+   * logout before its unregistration); a retry is safe: it lists the sessions again and finishes.
    */
-  async disconnectTarget(request: DisconnectTargetRequest): Promise<DisconnectTargetResponse> {
+  async disconnectTarget(
+    request: DisconnectTargetRequest,
+    options?: CallOptions,
+  ): Promise<DisconnectTargetResponse> {
     const method = "disconnectTarget";
     const fields = requestObject(request, method);
     const portal = portalField(fields, method);
     const iqn = iqnField(fields, method);
-    const outcome = await this.#onTarget(method, portal, iqn, async () => {
-      // A session that vanished meanwhile (ISDSC_INVALID_SESSION_ID) stops the script; look again once.
-      for (let attempt = 1; ; attempt++) {
-        const sessions = await this.#host.listTargetSessions(portal, iqn);
-        if (sessions.some((s) => s.viaPortal === null)) return "portalUnresolved";
-        const logouts = chooseLogouts(sessions);
-        if (logouts.length === 0) return "done";
-        try {
-          await this.#host.logoutSessions(iqn, logouts);
-          return "done";
-        } catch (error) {
-          if (attempt === 2 || iscsiStatusOf(error) !== invalidSessionId) throw error;
+    return withCallContext(method, options, async (context) => {
+      const outcome = await this.#onTarget(method, portal, iqn, context, async () => {
+        // A session that vanished meanwhile (ISDSC_INVALID_SESSION_ID) stops the script; look again once.
+        for (let attempt = 1; ; attempt++) {
+          const sessions = await this.#host.listTargetSessions(portal, iqn, context);
+          if (sessions.some((s) => s.viaPortal === null)) return "portalUnresolved";
+          const logouts = chooseLogouts(sessions);
+          if (logouts.length === 0) return "done";
+          context.throwIfDone();
+          try {
+            await this.#host.logoutSessions(iqn, logouts, context);
+            return "done";
+          } catch (error) {
+            if (attempt === 2 || iscsiStatusOf(error) !== invalidSessionId) throw error;
+          }
         }
-      }
+      });
+      if (outcome === "portalUnresolved") throw portalUnresolved(method, portal);
+      return {};
     });
-    if (outcome === "portalUnresolved") throw portalUnresolved(method, portal);
-    return {};
   }
 
   /**
    * Windows disk numbers of the target's LUNs, ascending. Empty when the target is not
    * connected. A LUN may take a moment to appear after a login; rescan and retry if needed.
+   *
+   * Cancelled: nothing has changed (it only reads); a retry is safe.
    */
-  async getTargetDisks(request: GetTargetDisksRequest): Promise<GetTargetDisksResponse> {
+  async getTargetDisks(
+    request: GetTargetDisksRequest,
+    options?: CallOptions,
+  ): Promise<GetTargetDisksResponse> {
     const method = "getTargetDisks";
     const fields = requestObject(request, method);
     const portal = portalField(fields, method);
     const iqn = iqnField(fields, method);
-    const numbers = await this.#onTarget(method, portal, iqn, () =>
-      this.#host.getTargetDiskNumbers(iqn),
-    );
-    return { diskIds: [...new Set(numbers)].sort((a, b) => a - b) };
+    return withCallContext(method, options, async (context) => {
+      const numbers = await this.#onTarget(method, portal, iqn, context, () =>
+        this.#host.getTargetDiskNumbers(iqn, context),
+      );
+      return { diskIds: [...new Set(numbers)].sort((a, b) => a - b) };
+    });
   }
 
-  /** Sets the node-wide secret that targets must present in `MUTUAL_CHAP` logins. */
+  /**
+   * Sets the node-wide secret that targets must present in `MUTUAL_CHAP` logins.
+   *
+   * Cancelled: the secret may have been set; a retry is safe (setting it again changes nothing).
+   */
   async setMutualChapSecret(
     request: SetMutualChapSecretRequest,
+    options?: CallOptions,
   ): Promise<SetMutualChapSecretResponse> {
     const method = "setMutualChapSecret";
     const secret = mutualChapSecret(requestObject(request, method), method);
-    try {
-      await iscsiLocks.run("chap:mutual", () =>
-        this.#call(method, () => this.#host.setMutualChapSecret(secret)),
-      );
-    } catch (error) {
-      throw withoutSecrets(error, [secret]);
-    }
-    return {};
+    return withCallContext(method, options, async (context) => {
+      try {
+        await iscsiLocks.run(
+          "chap:mutual",
+          () => this.#call(method, () => this.#host.setMutualChapSecret(secret, context)),
+          context.signal,
+        );
+      } catch (error) {
+        throw withoutSecrets(error, [secret]);
+      }
+      return {};
+    });
   }
 
   /** Closes the PowerShell this instance created; a shell or host passed in is left to its owner. */
@@ -261,13 +330,24 @@ export class Iscsi {
     }
   }
 
-  #onPortal<T>(operation: string, portal: Portal, work: () => Promise<T>): Promise<T> {
-    return iscsiLocks.run(portalKey(portal), () => this.#call(operation, work));
+  #onPortal<T>(
+    operation: string,
+    portal: Portal,
+    context: CallContext,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    return iscsiLocks.run(portalKey(portal), () => this.#call(operation, work), context.signal);
   }
 
-  #onTarget<T>(operation: string, portal: Portal, iqn: string, work: () => Promise<T>): Promise<T> {
+  #onTarget<T>(
+    operation: string,
+    portal: Portal,
+    iqn: string,
+    context: CallContext,
+    work: () => Promise<T>,
+  ): Promise<T> {
     const key = `target:${portalKey(portal)}:${iqnKey(iqn)}`;
-    return iscsiLocks.run(key, () => this.#call(operation, work));
+    return iscsiLocks.run(key, () => this.#call(operation, work), context.signal);
   }
 }
 

@@ -1,5 +1,6 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
+import { noCallContext, type CallContext } from "@csi-proxy/exec";
 import type { Portal } from "./portal.js";
 
 /**
@@ -16,22 +17,34 @@ export type HostNameResolver = (hostName: string) => Promise<readonly string[]>;
 export const systemHostNameResolver: HostNameResolver = async (hostName) =>
   (await lookup(hostName, { all: true, verbatim: true })).map((entry) => entry.address);
 
+/** The resolver's answer, or `null` when it rejects (or throws) for the name. */
+async function lookupAll(
+  resolve: HostNameResolver,
+  hostName: string,
+): Promise<readonly unknown[] | null> {
+  try {
+    return await resolve(hostName);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Every address a connection through the portal can show as its TargetAddress: the IP itself, or
  * all addresses of the host name. `null` when the name does not resolve (now), so callers can
- * refuse rather than guess which sessions are the portal's.
+ * refuse rather than guess which sessions are the portal's. A lookup still running when the
+ * calling method's `context` ends (deadline or abort) is abandoned: the method fails with its
+ * `TIMEOUT`/`ABORTED` error, never with "does not resolve".
  */
 export async function resolvePortal(
   portal: Portal,
   resolve: HostNameResolver,
+  context: CallContext = noCallContext,
 ): Promise<readonly string[] | null> {
   if (isIP(portal.address) !== 0) return [portal.address];
-  let answer: readonly unknown[];
-  try {
-    answer = await resolve(portal.address);
-  } catch {
-    return null;
-  }
+  // dns.lookup cannot be cancelled (a libuv thread-pool getaddrinfo): the call stops waiting for it.
+  const answer = await context.race(lookupAll(resolve, portal.address));
+  if (answer === null) return null;
   // A custom resolver's answer is checked: only IP addresses can match a connection.
   const addresses = (Array.isArray(answer) ? answer : []).filter(
     (a): a is string => typeof a === "string" && isIP(a) !== 0,

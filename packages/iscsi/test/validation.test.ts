@@ -204,7 +204,7 @@ describe("other requests", () => {
 
   it("Iscsi takes a host or a shell, not both", () => {
     const { host } = setup();
-    const shell = { mode: "session" as const, run: vi.fn(), close: vi.fn() };
+    const shell = { mode: "session" as const, run: vi.fn(), warmUp: vi.fn(), close: vi.fn() };
     expect(() => new Iscsi({ host, shell })).toThrow(/host or a shell/);
     expect(shell.run).not.toHaveBeenCalled();
   });

@@ -41,7 +41,7 @@ export function createPowerShellSmbHost(shell: PowerShell): SmbHost {
   // Every script draws on the calling method's deadline; alone, a host call has none.
   function run(
     script: Script,
-    params: Params,
+    params: Params | undefined,
     context: CallContext | undefined,
     extra?: RunOptions,
   ): Promise<unknown> {
@@ -49,7 +49,10 @@ export function createPowerShellSmbHost(shell: PowerShell): SmbHost {
   }
 
   return {
-    async getMapping(shareRoot: string, context?: CallContext): Promise<SmbMappingState | undefined> {
+    async getMapping(
+      shareRoot: string,
+      context?: CallContext,
+    ): Promise<SmbMappingState | undefined> {
       return parseMappingState(await run(getMappingScript, { ShareRoot: shareRoot }, context));
     },
     async newMapping(request: NewMappingRequest, context?: CallContext): Promise<void> {
@@ -70,7 +73,7 @@ export function createPowerShellSmbHost(shell: PowerShell): SmbHost {
       return parseRemoved(await run(removeMappingScript, { ShareRoot: shareRoot }, context));
     },
     async listMappings(context?: CallContext): Promise<SmbMappingInfo[]> {
-      return parseMappingList(await run(listMappingsScript, {}, context));
+      return parseMappingList(await run(listMappingsScript, undefined, context));
     },
   };
 }
