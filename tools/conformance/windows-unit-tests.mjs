@@ -13,6 +13,8 @@ const needsSimulator = /@csi-proxy\/winsim|describeWithPwsh|pwshPath/;
 export function windowsUnitTests(packagesDir) {
   const chosen = [];
   for (const name of readdirSync(packagesDir).sort()) {
+    // The simulator itself (packages/winsim) is a Linux tool: none of its tests belong here.
+    if (name === "winsim") continue;
     const testDir = join(packagesDir, name, "test");
     if (!existsSync(testDir)) continue;
     const files = readdirSync(testDir)

@@ -1,10 +1,13 @@
 import { execFile } from "node:child_process";
 
-/** The environment a nested npm/pnpm/node sees: no npm_config_* leaking in from the pnpm running us. */
+/**
+ * The environment a nested npm/pnpm/node sees: no npm_config_* leaking in from the pnpm running
+ * us, and no VITEST* from the vitest running us (a nested vitest would take it as its own).
+ */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (!/^(npm_|pnpm_|PNPM_)/i.test(key)) env[key] = value;
+    if (!/^(npm_|pnpm_|PNPM_|VITEST)/i.test(key)) env[key] = value;
   }
   return { ...env, ...extra };
 }

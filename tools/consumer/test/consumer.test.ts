@@ -4,6 +4,12 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { pwshPath } from "@csi-proxy/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createExampleProject,
+  driverNodeExample,
+  runExampleTests,
+  typecheckExample,
+} from "../src/example.js";
 import { packAll, publishedPackages } from "../src/pack.js";
 import {
   createProject,
@@ -114,3 +120,39 @@ for (const manager of ["npm", "pnpm"] satisfies Manager[]) {
     });
   });
 }
+
+describe("the worked example (examples/driver-node) installed from the tarballs", () => {
+  const dir = join(root, "driver-node");
+  const pwsh = pwshPath();
+  beforeAll(async () => {
+    await createExampleProject({ dir, example: driverNodeExample, tarballs, npmCache });
+  }, 600_000);
+
+  it("installs the groups it imports and the simulator, nothing else of ours", () => {
+    expect(installedCsiProxyPackages(dir)).toEqual([
+      "@csi-proxy/disk",
+      "@csi-proxy/exec",
+      "@csi-proxy/filesystem",
+      "@csi-proxy/smb",
+      "@csi-proxy/volume",
+      "@csi-proxy/winsim",
+    ]);
+  });
+
+  it("type-checks with its own tsconfig (strict, nodenext, no skipLibCheck)", async () => {
+    await typecheckExample(dir);
+  });
+
+  // Hang guard only: every test of the example starts PowerShell against a fresh simulated host.
+  it.skipIf(pwsh === undefined)(
+    "passes its own tests with npx vitest run, on PowerShell found by findPwsh",
+    async () => {
+      // The repository's provisioned pwsh, so the example does not provision its own copy.
+      const summary = await runExampleTests(dir, { CSI_WINSIM_PWSH: pwsh ?? "" });
+      expect(summary).toMatchObject({ success: true, numFailedTests: 0, numPendingTests: 0 });
+      expect(summary.numPassedTests).toBe(summary.numTotalTests);
+      expect(summary.numPassedTests).toBeGreaterThanOrEqual(9);
+    },
+    1_200_000,
+  );
+});

@@ -1,15 +1,14 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { createPowerShell } from "@csi-proxy/exec";
 import { describeWithPwsh } from "@csi-proxy/test-utils";
+import { winsimModulePath } from "@csi-proxy/winsim";
 import { afterAll, expect, it } from "vitest";
 import { checkSimulatorModule } from "../src/index.js";
 
-const winsim = fileURLToPath(
-  new URL("../../../packages/winsim/module/WinSim.psd1", import.meta.url),
-);
+// The module as the published package locates it (its public `winsimModulePath`).
+const winsim = winsimModulePath;
 
 // A module that gets Get-Disk wrong in every way the check knows, and Update-HostStorageCache right.
 const fakeModule = String.raw`
@@ -70,7 +69,7 @@ describeWithPwsh("the simulator declares the real cmdlets' parameters", (pwsh) =
   });
 
   it.skipIf(!existsSync(winsim))(
-    "packages/winsim/module/WinSim.psd1 matches the table",
+    "@csi-proxy/winsim's module/WinSim.psd1 matches the table",
     async () => {
       const report = await checkSimulatorModule(shell, winsim);
       console.info(
