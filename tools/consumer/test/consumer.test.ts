@@ -118,6 +118,13 @@ for (const manager of ["npm", "pnpm"] satisfies Manager[]) {
     it("runs: every group refuses a bad request with a typed error", async () => {
       expect(await runDriver(dir)).toContain("all groups ok");
     });
+
+    it("has a working csi-proxy command from @csi-proxy/cli's bin", async () => {
+      const help = await run(join(dir, "node_modules", ".bin", "csi-proxy"), ["--help"], {
+        cwd: dir,
+      });
+      expect(help).toContain("Exit codes:");
+    });
   });
 }
 
