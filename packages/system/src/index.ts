@@ -1,9 +1,4 @@
-export {
-  System,
-  defaultServiceTimeoutMs,
-  servicePollMs,
-  serviceReportMarginMs,
-} from "./system.js";
+export { System, defaultServiceTimeoutMs, servicePollMs, serviceReportMarginMs } from "./system.js";
 export type { SystemOptions } from "./system.js";
 export { ServiceStatus, StartType } from "./enums.js";
 export type { ServiceStatusName, StartTypeName } from "./enums.js";
