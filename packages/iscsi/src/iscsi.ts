@@ -192,7 +192,7 @@ export class Iscsi {
    * Cancelled: the login may have happened (Windows' initiator service logs in, not the
    * PowerShell process that is ended), with its persistent registration; a retry is safe: it
    * finds that session through the portal and reuses it (registering it as persistent if asked),
-   * so no second session is made, even with multipath.
+   * so no second session is made, even with multipath, once that login has finished.
    */
   async connectTarget(
     request: ConnectTargetRequest,
