@@ -27,4 +27,4 @@ export type {
   StopServiceRequest,
 } from "./types.js";
 export { CsiProxyError, isCsiProxyError } from "@csi-proxy/exec";
-export type { CallOptions, CsiProxyErrorCode, EmptyResponse } from "@csi-proxy/exec";
+export type { CallContext, CallOptions, CsiProxyErrorCode, EmptyResponse } from "@csi-proxy/exec";
