@@ -4,15 +4,25 @@ const GiB = 1024 ** 3;
 
 /**
  * The storage array, file server and credentials of the demo node's simulated data center
- * ({@link demoNodeScenario}): what a driver would be told by its controller and secrets.
+ * (`scenarios.demoNode()`): what a driver would be told by its controller and secrets.
  */
 export const demoNodeWorld = {
   /** The iSCSI array's portal. */
-  portal: { targetAddress: "10.20.0.5", targetPort: 3260 },
+  portal: {
+    /** The array's IP address. */
+    targetAddress: "10.20.0.5",
+    /** The iSCSI port. */
+    targetPort: 3260,
+  },
   /** The one target the array offers, with one LUN. */
   iqn: "iqn.2003-01.org.linux-iscsi.array1:pvc-6f1c2a",
   /** The target's CHAP credentials (one-way). */
-  chap: { username: "node-7", secret: "chap-secret-42" },
+  chap: {
+    /** The CHAP user name. */
+    username: "node-7",
+    /** The CHAP secret (12 to 16 bytes, as Windows requires). */
+    secret: "chap-secret-42",
+  },
   /** The LUN's size. */
   lunBytes: 8 * GiB,
   /** A size to grow the LUN to in expansion tests. */

@@ -19,6 +19,7 @@ export type IscsiLunSpec = Omit<DiskSpec, "number" | "lun"> & {
   lun?: number;
 };
 
+/** A target an iSCSI server offers: its IQN, optional CHAP credentials, and its LUNs. */
 export interface IscsiTargetSpec {
   /** The target's IQN as the target spells it (Get-IscsiTarget shows it so; sessions lower-case it). */
   iqn: string;
@@ -62,6 +63,7 @@ export interface IscsiLunState {
   volumes: VolumeState[];
 }
 
+/** A target in state.json, with its LUNs at rest while no session exposes them. */
 export interface IscsiTargetState {
   iqn: string;
   chapUsername: string | null;
@@ -70,6 +72,7 @@ export interface IscsiTargetState {
   luns: IscsiLunState[];
 }
 
+/** An iSCSI server (array) in state.json: address, port, names and targets. */
 export interface IscsiServerState {
   /** An IP address. */
   address: string;
@@ -88,6 +91,7 @@ export interface IscsiPortalState {
   discovered: string[];
 }
 
+/** One connection of a session in state.json (initiator and target addresses and ports). */
 export interface IscsiConnectionState {
   connectionIdentifier: string;
   targetAddress: string;
@@ -121,6 +125,7 @@ export interface IscsiFavoriteState {
   isMultipathEnabled: boolean;
 }
 
+/** The initiator side in state.json: node address, mutual CHAP secret, service state. */
 export interface IscsiInitiatorState {
   nodeAddress: string;
   mutualChapSecret: string | null;

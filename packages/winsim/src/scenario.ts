@@ -25,6 +25,7 @@ export interface MountSpec {
   volume: string;
 }
 
+/** What `buildScenario` makes of a spec: the state.json content and the mount links to create. */
 export interface BuiltScenario {
   state: SimState;
   mounts: MountSpec[];

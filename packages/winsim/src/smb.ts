@@ -13,6 +13,7 @@ export const smbStatuses = {
   Unavailable: 6,
 } as const;
 
+/** An SMB mapping status by name (`OK`, `Unavailable`, ...), the keys of `smbStatuses`. */
 export type SmbStatusName = keyof typeof smbStatuses;
 
 /** A share on a simulated server; its files live in `<sim.dir>/shares/<server>/<share>/`. */
@@ -64,6 +65,7 @@ export interface SmbAccountState {
   passwordSha256: string;
 }
 
+/** A share in state.json, backed by a folder of the state directory (`smbShareDir`). */
 export interface SmbShareState {
   name: string;
   /** Allowed accounts, or null for every account of the server. */
@@ -72,6 +74,7 @@ export interface SmbShareState {
   computerAccount: boolean;
 }
 
+/** An SMB server in state.json: its accounts (password hashes), shares and settings. */
 export interface SmbServerState {
   name: string;
   encryption: boolean;

@@ -25,6 +25,7 @@ export const busTypes = {
   NVMe: 17,
 } as const;
 
+/** A bus type by name (`SAS`, `iSCSI`, `NVMe`, ...), the keys of `busTypes`. */
 export type BusTypeName = keyof typeof busTypes;
 
 /** MSFT_Disk.OfflineReason by name. */
@@ -38,8 +39,10 @@ export const offlineReasons = {
   "Data Integrity Scan Required": 7,
 } as const;
 
+/** An offline reason by name (`Policy`, `Collision`, ...), the keys of `offlineReasons`. */
 export type OfflineReasonName = keyof typeof offlineReasons;
 
+/** A volume's file system as `Get-Volume` names it; `""` is RAW (unformatted). */
 export type FileSystemName = "" | "NTFS" | "ReFS" | "FAT32" | "FAT" | "exFAT";
 
 /**
@@ -53,6 +56,7 @@ export type Page83Spec =
   | { readonly vendorSpecificHex: string }
   | readonly DeviceIdState[];
 
+/** A partition of a scenario disk, with its volume (file system, label, letter, mount folders). */
 export interface PartitionSpec {
   /** Bytes, rounded up to 1 MiB. Default: the rest of the disk. */
   size?: number;
@@ -73,6 +77,7 @@ export interface PartitionSpec {
   isHidden?: boolean;
 }
 
+/** A disk of a scenario; everything but `number` has a default: 10 GiB, SAS, RAW unless it has partitions (then GPT). */
 export interface DiskSpec {
   /** Default: the next free number. */
   number?: number;

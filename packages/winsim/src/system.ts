@@ -14,11 +14,13 @@ export const serviceStatuses = {
   Paused: 7,
 } as const;
 
+/** A service status by name (`Running`, `StartPending`, ...), the keys of `serviceStatuses`. */
 export type ServiceStatusName = keyof typeof serviceStatuses;
 
 /** .NET `ServiceStartMode` codes by name. */
 export const startModes = { Boot: 0, System: 1, Automatic: 2, Manual: 3, Disabled: 4 } as const;
 
+/** A service start mode by name (`Automatic`, `Manual`, ...), the keys of `startModes`. */
 export type StartModeName = keyof typeof startModes;
 
 /** Win32_BIOS; `serialNumber` may be padded with spaces or null, as firmware reports it. */
@@ -65,6 +67,7 @@ export interface SystemSpec {
   services?: readonly ServiceSpec[];
 }
 
+/** Win32_BIOS in state.json (serial number as Windows reports it, padding included). */
 export interface BiosState {
   serialNumber: string | null;
   manufacturer: string;
@@ -82,6 +85,7 @@ export interface ServiceTransitionState {
   delayMs: number;
 }
 
+/** A service in state.json: SCM status and start mode codes, dependencies, pending transitions. */
 export interface ServiceState {
   name: string;
   displayName: string;

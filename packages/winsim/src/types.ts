@@ -44,6 +44,7 @@ export interface DiskState {
   provisioningType: number;
 }
 
+/** A partition in state.json (MSFT_Partition fields; access paths as Linux folders). */
 export interface PartitionState {
   diskNumber: number;
   partitionNumber: number;
@@ -63,6 +64,7 @@ export interface PartitionState {
   isActive: boolean;
 }
 
+/** A volume in state.json (MSFT_Volume fields); its files live in `sim.volumeDir(guid)`. */
 export interface VolumeState {
   guid: string;
   /** "" (RAW), "NTFS", "ReFS", "FAT32", "FAT", "exFAT". */
@@ -74,13 +76,24 @@ export interface VolumeState {
   baseUsed: number;
 }
 
+/**
+ * The whole simulated host, as `sim.state()` reads it from state.json: Storage (raw CIM codes, as
+ * docs/design/winsim.md describes), and the SMB, iSCSI and system parts when the scenario has them.
+ */
 export interface SimState {
+  /** The state format's version. */
   version: 1;
+  /** Every disk (MSFT_Disk), system disk included. */
   disks: DiskState[];
+  /** Every partition (MSFT_Partition) of every disk. */
   partitions: PartitionState[];
+  /** Every volume (MSFT_Volume), including those of offline disks, which Get-Volume hides. */
   volumes: VolumeState[];
+  /** SMB servers, shares and global mappings, when the scenario has `smb`. */
   smb?: SmbState;
+  /** iSCSI servers, portals, sessions and the initiator, when the scenario has `iscsi`. */
   iscsi?: IscsiState;
+  /** BIOS and services; absent when the scenario has no `system` (the module then uses module/system/defaults.json). */
   system?: SystemState;
   /** `Get-Item` answers as this PowerShell does; absent means "5.1". */
   powershell?: "5.1" | "7";
@@ -102,6 +115,7 @@ export interface CallLogEntry {
   end: number;
 }
 
+/** The error an `error` fault raises: id, category, exception type and CIM codes (see `FaultSpec`). */
 export interface FaultError {
   message?: string;
   errorId?: string;
@@ -113,6 +127,7 @@ export interface FaultError {
   terminating?: boolean;
 }
 
+/** The streams a `noise` fault writes to before the call runs. */
 export type NoiseKind = "warning" | "progress" | "host" | "verbose" | "information";
 
 /** An injected fault (faults.json), checked by every simulated cmdlet on entry. */
