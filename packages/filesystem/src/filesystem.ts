@@ -2,8 +2,11 @@ import {
   createKeyedLock,
   CsiProxyError,
   foldWindowsName,
+  withCallContext,
+  type CallOptions,
   groupOptions,
   invalidArgument,
+  isCsiProxyError,
   objectOption,
   pathStyleOption,
   normalizePath,
@@ -13,6 +16,7 @@ import {
 } from "@csi-proxy/exec";
 import type { Stats } from "node:fs";
 import { posix, win32 } from "node:path";
+import { deadlineHost, type DeadlineHost } from "./deadline-host.js";
 import { entryKind, findEntry, type EntryKind } from "./entry-kind.js";
 import { errnoCode, fsError } from "./fs-errors.js";
 import { createNodeFilesystemHost, type DirectoryEntry, type FilesystemHost } from "./host.js";
@@ -53,7 +57,9 @@ const missing = new Set(["ENOENT", "ENOTDIR"]);
 
 /**
  * Paths, directories and links, as a CSI driver's node plugin needs them. Runs on Node's `fs`
- * in-process: no PowerShell, no process per call.
+ * in-process: no PowerShell, no process per call. Every method also takes
+ * `{ signal?, timeoutMs? }`: one deadline for the whole call, lock wait and every fs call
+ * included (`ABORTED`/`TIMEOUT`).
  *
  * @example
  * ```ts
@@ -84,54 +90,71 @@ export class Filesystem {
     if (roots !== undefined && !Array.isArray(roots)) {
       throw invalidArgument("allowedRoots must be an array of paths.");
     }
-    this.sandbox = new Sandbox(roots as readonly string[] | undefined, this.rules, this.host);
+    this.sandbox = new Sandbox(roots as readonly string[] | undefined, this.rules);
   }
 
-  /** Whether anything exists at the path (links are not followed, so a dangling link counts). */
-  async pathExists(request: PathExistsRequest): Promise<PathExistsResponse> {
+  /**
+   * Whether anything exists at the path (links are not followed, so a dangling link counts).
+   * Cancelled: a read, nothing changed; retry freely.
+   */
+  async pathExists(request: PathExistsRequest, options?: CallOptions): Promise<PathExistsResponse> {
     request = ownRequest(request, "pathExists");
-    const path = await this.checked(request.path, false);
-    try {
-      await this.host.lstat(path);
-      return { exists: true };
-    } catch (error) {
-      if (missing.has(errnoCode(error) ?? "")) return { exists: false };
-      throw fsError("inspect", path, error);
-    }
+    const path = this.normalized(request.path);
+    return this.call("pathExists", options, async (host) => {
+      await this.sandbox.check(path, false, host);
+      try {
+        await host.lstat(path);
+        return { exists: true };
+      } catch (error) {
+        if (missing.has(errnoCode(error) ?? "")) return { exists: false };
+        throw fsError("inspect", path, error);
+      }
+    });
   }
 
   /**
    * Whether the path resolves (links followed). Takes any path Windows can open, such as an SMB
-   * share, so it applies no path rules or sandbox, as upstream's PathValid.
+   * share, so it applies no path rules or sandbox, as upstream's PathValid. A share that does
+   * not answer is given up at the deadline (`TIMEOUT`), though Node's call runs on.
+   * Cancelled: a read, nothing changed; retry freely.
    */
-  async pathValid(request: PathValidRequest): Promise<PathValidResponse> {
+  async pathValid(request: PathValidRequest, options?: CallOptions): Promise<PathValidResponse> {
     request = ownRequest(request, "pathValid");
     const { path } = request;
     if (typeof path !== "string" || path === "") throw invalidArgument("The path is empty.");
     if (path.includes("\u0000")) throw invalidArgument("The path contains a NUL character.");
-    try {
-      await this.host.stat(path);
-      return { valid: true };
-    } catch (error) {
-      const code = errnoCode(error) ?? "";
-      if (missing.has(code) || code === "EINVAL" || code === "ENAMETOOLONG")
-        return { valid: false };
-      throw fsError("inspect", path, error);
-    }
-  }
-
-  /** Creates the directory and its parents; succeeds when it already exists. */
-  async mkdir(request: MkdirRequest): Promise<MkdirResponse> {
-    request = ownRequest(request, "mkdir");
-    const path = await this.checked(request.path, true);
-    await this.locked(path, async () => {
+    return this.call("pathValid", options, async (host) => {
       try {
-        await this.host.mkdir(path);
+        await host.stat(path);
+        return { valid: true };
       } catch (error) {
-        throw fsError("create directory", path, error);
+        const code = errnoCode(error) ?? "";
+        if (missing.has(code) || code === "EINVAL" || code === "ENAMETOOLONG")
+          return { valid: false };
+        throw fsError("inspect", path, error);
       }
     });
-    return {};
+  }
+
+  /**
+   * Creates the directory and its parents; succeeds when it already exists.
+   * Cancelled: some parents may have been created; a retry creates the rest (existing ones are
+   * success).
+   */
+  async mkdir(request: MkdirRequest, options?: CallOptions): Promise<MkdirResponse> {
+    request = ownRequest(request, "mkdir");
+    const path = this.normalized(request.path);
+    return this.call("mkdir", options, async (host) => {
+      await this.sandbox.check(path, true, host);
+      await this.locked(path, host, async () => {
+        try {
+          await host.mkdir(path);
+        } catch (error) {
+          throw fsError("create directory", path, error);
+        }
+      });
+      return {};
+    });
   }
 
   /**
@@ -140,96 +163,135 @@ export class Filesystem {
    * removed as links, never followed. A mount point (a folder leading to another volume) is
    * never entered or removed: `FAILED_PRECONDITION`, and nothing is deleted, when the path or
    * anything under it is one; unmount it first (`Volume.unmountVolume` flushes and unmounts).
+   * Cancelled: with `force`, part of the tree may be removed (never a mount point: the check
+   * pass ends before anything is removed); a retry runs the check pass again on what is left and
+   * removes the rest. Without `force` the one removal may have taken effect, and a retry then
+   * says `NOT_FOUND`: use `force` for a removal that converges.
    */
-  async rmdir(request: RmdirRequest): Promise<RmdirResponse> {
+  async rmdir(request: RmdirRequest, options?: CallOptions): Promise<RmdirResponse> {
     request = ownRequest(request, "rmdir");
-    const path = await this.checked(request.path, false);
+    const path = this.normalized(request.path);
     const force = request.force === true;
-    await this.locked(path, async () => {
-      const top = await this.inspectTop(path, force);
-      if (top === undefined) return;
-      // Check the whole tree first, so a refusal leaves every file where it was.
-      if (force) await this.removeEntry(path, top, true, false);
-      await this.removeEntry(path, top, force, true);
+    return this.call("rmdir", options, async (host) => {
+      await this.sandbox.check(path, false, host);
+      await this.locked(path, host, async () => {
+        const top = await this.inspectTop(host, path, force);
+        if (top === undefined) return;
+        // Check the whole tree first, so a refusal leaves every file where it was.
+        if (force) await this.removeEntry(host, path, top, true, false);
+        await this.removeEntry(host, path, top, force, true);
+      });
+      return {};
     });
-    return {};
   }
 
   /**
    * Empties a directory, keeping it. Links inside are removed, never entered; a mount point
    * inside is refused (`FAILED_PRECONDITION`) before anything is deleted. The directory itself
    * may be a mount point: then the mounted volume is emptied, as asked.
+   * Cancelled: some entries may be removed (never a mount point: the check pass ends before
+   * anything is removed); a retry runs the check pass again on what is left and removes the rest.
    */
-  async rmdirContents(request: RmdirContentsRequest): Promise<RmdirContentsResponse> {
+  async rmdirContents(
+    request: RmdirContentsRequest,
+    options?: CallOptions,
+  ): Promise<RmdirContentsResponse> {
     request = ownRequest(request, "rmdirContents");
-    const path = await this.checked(request.path, true);
-    await this.locked(path, async () => {
-      let stats: Stats;
-      try {
-        stats = await this.host.stat(path);
-      } catch (error) {
-        throw fsError("list", path, error);
-      }
-      const top: Inspected = { kind: "directory", stats };
-      await this.removeChildren(path, top, false);
-      await this.removeChildren(path, top, true);
+    const path = this.normalized(request.path);
+    return this.call("rmdirContents", options, async (host) => {
+      await this.sandbox.check(path, true, host);
+      await this.locked(path, host, async () => {
+        let stats: Stats;
+        try {
+          stats = await host.stat(path);
+        } catch (error) {
+          throw fsError("list", path, error);
+        }
+        const top: Inspected = { kind: "directory", stats };
+        await this.removeChildren(host, path, top, false);
+        await this.removeChildren(host, path, top, true);
+      });
+      return {};
     });
-    return {};
   }
 
-  /** Creates `targetPath` as a link to the existing `sourcePath` (a directory link for directories). */
-  async createSymlink(request: CreateSymlinkRequest): Promise<CreateSymlinkResponse> {
+  /**
+   * Creates `targetPath` as a link to the existing `sourcePath` (a directory link for
+   * directories). A link already at `targetPath` that leads to `sourcePath` is success, so a
+   * retry converges; anything else there is `ALREADY_EXISTS`.
+   * Cancelled: the link may have been created; a retry finds it and succeeds.
+   */
+  async createSymlink(
+    request: CreateSymlinkRequest,
+    options?: CallOptions,
+  ): Promise<CreateSymlinkResponse> {
     request = ownRequest(request, "createSymlink");
-    const target = await this.checked(request.targetPath, false);
+    const target = this.normalized(request.targetPath);
     // Only as written: a staging path may itself be a mount or an SMB link, and creating a link
     // changes nothing at its source (anything later done through the link is checked then).
     const source = this.checkedAsWritten(request.sourcePath);
-    await this.locked(target, async () => {
-      let isDirectory: boolean;
-      try {
-        isDirectory = (await this.host.stat(source)).isDirectory();
-      } catch (error) {
-        throw fsError("link to", source, error);
-      }
-      try {
-        await this.host.symlink(source, target, isDirectory ? "dir" : "file");
-      } catch (error) {
-        throw fsError("create link", target, error);
-      }
+    return this.call("createSymlink", options, async (host) => {
+      await this.sandbox.check(target, false, host);
+      await this.locked(target, host, async () => {
+        let isDirectory: boolean;
+        try {
+          isDirectory = (await host.stat(source)).isDirectory();
+        } catch (error) {
+          throw fsError("link to", source, error);
+        }
+        try {
+          await host.symlink(source, target, isDirectory ? "dir" : "file");
+        } catch (error) {
+          if (errnoCode(error) === "EEXIST" && (await this.linksTo(host, target, source))) return;
+          throw fsError("create link", target, error);
+        }
+      });
+      return {};
     });
-    return {};
   }
 
   /**
    * True for a link or mount point whose target exists, false for a dangling link or a plain
    * file or directory; `NOT_FOUND` when nothing is at the path.
+   * Cancelled: a read, nothing changed; retry freely.
    */
-  async isSymlink(request: IsSymlinkRequest): Promise<IsSymlinkResponse> {
+  async isSymlink(request: IsSymlinkRequest, options?: CallOptions): Promise<IsSymlinkResponse> {
     request = ownRequest(request, "isSymlink");
-    const path = await this.checked(request.path, false);
-    let stats;
-    try {
-      stats = await this.host.lstat(path);
-    } catch (error) {
-      throw fsError("inspect", path, error);
-    }
-    if (stats.isSymbolicLink()) return { isSymlink: await this.resolves(path) };
-    if (!stats.isDirectory()) return { isSymlink: false };
-    // A mount point lstat()s as the volume's root on Windows; upstream calls it a link.
-    const kind = await this.kindOf(path, stats);
-    return {
-      isSymlink: kind === "mount" || kind === "unlisted" ? await this.resolves(path) : false,
-    };
+    const path = this.normalized(request.path);
+    return this.call("isSymlink", options, async (host) => {
+      await this.sandbox.check(path, false, host);
+      let stats;
+      try {
+        stats = await host.lstat(path);
+      } catch (error) {
+        throw fsError("inspect", path, error);
+      }
+      if (stats.isSymbolicLink()) return { isSymlink: await this.resolves(host, path) };
+      if (!stats.isDirectory()) return { isSymlink: false };
+      // A mount point lstat()s as the volume's root on Windows; upstream calls it a link.
+      const kind = await this.kindOf(host, path, stats);
+      return {
+        isSymlink:
+          kind === "mount" || kind === "unlisted" ? await this.resolves(host, path) : false,
+      };
+    });
   }
 
   private get paths(): typeof win32 {
     return this.rules.style === "windows" ? win32 : posix;
   }
 
-  private async checked(path: unknown, followFinal: boolean): Promise<string> {
-    const normalized = normalizePath(path, this.rules);
-    await this.sandbox.check(normalized, followFinal);
-    return normalized;
+  /** Runs a method's fs work under its call options, on the host bound to its deadline. */
+  private call<T>(
+    method: string,
+    options: CallOptions | undefined,
+    work: (host: DeadlineHost) => Promise<T>,
+  ): Promise<T> {
+    return withCallContext(method, options, (context) => work(deadlineHost(this.host, context)));
+  }
+
+  private normalized(path: unknown): string {
+    return normalizePath(path, this.rules);
   }
 
   private checkedAsWritten(path: unknown): string {
@@ -238,14 +300,47 @@ export class Filesystem {
     return normalized;
   }
 
-  private locked(path: string, work: () => Promise<void>): Promise<void> {
-    const key = this.fold(path);
-    return this.locks.run(`path:${key}`, work);
+  /**
+   * Runs `work` holding the path's lock; a wait for it ends with the call. The method settles
+   * when `work` does, but the lock is held until every fs call `work` started has returned,
+   * abandoned ones included, so a retry never runs beside a removal still in flight.
+   */
+  private locked(path: string, host: DeadlineHost, work: () => Promise<void>): Promise<void> {
+    const key = `path:${this.fold(path)}`;
+    return new Promise<void>((resolve, reject) => {
+      this.locks
+        .run(
+          key,
+          async () => {
+            const outcome = work();
+            outcome.then(resolve, reject);
+            await outcome.catch(() => undefined);
+            await host.settled();
+          },
+          host.context.signal,
+        )
+        .catch(reject);
+    });
   }
 
-  private async resolves(path: string): Promise<boolean> {
+  /** Whether `path` is a link whose stored target is `source` (as Node reads it back). */
+  private async linksTo(host: DeadlineHost, path: string, source: string): Promise<boolean> {
+    let stored: string;
     try {
-      await this.host.stat(path);
+      if (!(await host.lstat(path)).isSymbolicLink()) return false;
+      // libuv's readlink (src/win/fs.c, fs__readlink_handle) gives back an absolute link's
+      // target without the \??\ prefix CreateSymbolicLink stored, as Node passed it.
+      stored = normalizePath(await host.readlink(path), this.rules);
+    } catch (error) {
+      if (isCsiProxyError(error) && error.code !== "INVALID_ARGUMENT") throw error;
+      return false;
+    }
+    return this.fold(stored) === this.fold(source);
+  }
+
+  private async resolves(host: DeadlineHost, path: string): Promise<boolean> {
+    try {
+      await host.stat(path);
       return true;
     } catch (error) {
       if (missing.has(errnoCode(error) ?? "")) return false;
@@ -258,29 +353,30 @@ export class Filesystem {
   }
 
   /** The top path of a removal; `undefined` when it is missing and that is success. */
-  private async inspectTop(path: string, force: boolean): Promise<Inspected | undefined> {
+  private async inspectTop(
+    host: DeadlineHost,
+    path: string,
+    force: boolean,
+  ): Promise<Inspected | undefined> {
     let stats: Stats;
     try {
-      stats = await this.host.lstat(path);
+      stats = await host.lstat(path);
     } catch (error) {
       if (force && missing.has(errnoCode(error) ?? "")) return undefined;
       throw fsError("remove", path, error);
     }
-    return { kind: await this.kindOf(path, stats), stats };
+    return { kind: await this.kindOf(host, path, stats), stats };
   }
 
   /** {@link entryKind} of a path, asking its parent's listing and device. */
-  private async kindOf(path: string, stats: Stats): Promise<EntryKind> {
+  private async kindOf(host: DeadlineHost, path: string, stats: Stats): Promise<EntryKind> {
     if (stats.isSymbolicLink() || !stats.isDirectory()) return entryKind(stats, false, stats.dev);
     const parent = this.paths.dirname(path);
     if (parent === path) return "directory";
     let entries: DirectoryEntry[];
     let parentStats: Stats;
     try {
-      [entries, parentStats] = await Promise.all([
-        this.host.readdir(parent),
-        this.host.stat(parent),
-      ]);
+      [entries, parentStats] = await Promise.all([host.readdir(parent), host.stat(parent)]);
     } catch (error) {
       throw fsError("inspect", parent, error);
     }
@@ -293,6 +389,7 @@ export class Filesystem {
    * directory is emptied first; links are removed as links; mount points are refused.
    */
   private async removeEntry(
+    host: DeadlineHost,
     path: string,
     entry: Inspected,
     recursive: boolean,
@@ -302,21 +399,27 @@ export class Filesystem {
       throw mountPointError(path, entry.kind);
     try {
       if (entry.kind === "file" || entry.kind === "link") {
-        if (remove) await this.unlinkEntry(path, entry.kind === "link");
+        if (remove) await this.unlinkEntry(host, path, entry.kind === "link");
         return;
       }
-      if (recursive) await this.removeChildren(path, entry, remove);
-      if (remove) await this.host.rmdir(path);
+      if (recursive) await this.removeChildren(host, path, entry, remove);
+      if (remove) await host.rmdir(path);
     } catch (error) {
       if (error instanceof CsiProxyError) throw error;
       throw fsError("remove", path, error);
     }
   }
 
-  private async removeChildren(path: string, dir: Inspected, remove: boolean): Promise<void> {
+  /** Every fs call checks the deadline first, so a walk stops between two entries. */
+  private async removeChildren(
+    host: DeadlineHost,
+    path: string,
+    dir: Inspected,
+    remove: boolean,
+  ): Promise<void> {
     let entries: DirectoryEntry[];
     try {
-      entries = await this.host.readdir(path);
+      entries = await host.readdir(path);
     } catch (error) {
       if (!remove || !missing.has(errnoCode(error) ?? "")) throw fsError("list", path, error);
       return;
@@ -325,23 +428,23 @@ export class Filesystem {
       const childPath = this.paths.join(path, child.name);
       let stats: Stats;
       try {
-        stats = await this.host.lstat(childPath);
+        stats = await host.lstat(childPath);
       } catch (error) {
         if (missing.has(errnoCode(error) ?? "")) continue;
         throw fsError("remove", childPath, error);
       }
       const kind = entryKind(stats, child.isSymbolicLink(), dir.stats.dev);
-      await this.removeEntry(childPath, { kind, stats }, true, remove);
+      await this.removeEntry(host, childPath, { kind, stats }, true, remove);
     }
   }
 
-  private async unlinkEntry(path: string, isLink: boolean): Promise<void> {
+  private async unlinkEntry(host: DeadlineHost, path: string, isLink: boolean): Promise<void> {
     try {
-      await this.host.unlink(path);
+      await host.unlink(path);
     } catch (error) {
       // Windows removes directory links with rmdir, not unlink.
       if (!isLink || (errnoCode(error) !== "EPERM" && errnoCode(error) !== "EISDIR")) throw error;
-      await this.host.rmdir(path);
+      await host.rmdir(path);
     }
   }
 }

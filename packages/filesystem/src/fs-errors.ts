@@ -1,4 +1,4 @@
-import { CsiProxyError, type CsiProxyErrorCode } from "@csi-proxy/exec";
+import { CsiProxyError, isCsiProxyError, type CsiProxyErrorCode } from "@csi-proxy/exec";
 
 const codes: Record<string, CsiProxyErrorCode> = {
   ENOENT: "NOT_FOUND",
@@ -22,8 +22,12 @@ export function errnoCode(error: unknown): string | undefined {
   return typeof code === "string" ? code : undefined;
 }
 
-/** Wraps a failed fs call in a CsiProxyError whose code callers can branch on. */
+/**
+ * Wraps a failed fs call in a CsiProxyError whose code callers can branch on. A CsiProxyError
+ * (the call's own ABORTED or TIMEOUT, a refusal) passes unchanged.
+ */
 export function fsError(action: string, path: string, error: unknown): CsiProxyError {
+  if (isCsiProxyError(error)) return error;
   const errno = errnoCode(error) ?? "UNKNOWN";
   const reason = error instanceof Error ? error.message : String(error);
   return new CsiProxyError(`Could not ${action} ${path}: ${reason}`, {

@@ -1,6 +1,7 @@
 /// <reference types="node" preserve="true" />
 // FilesystemHost uses Node's fs types; the kept directive loads them for consumers (TS 6: `types: []`).
 import type { Dirent, Stats } from "node:fs";
+import type { CallContext } from "@csi-proxy/exec";
 import { lstat, mkdir, readdir, readlink, rmdir, stat, symlink, unlink } from "node:fs/promises";
 import { realpath as realpathCallback } from "node:fs";
 import { promisify } from "node:util";
@@ -16,29 +17,32 @@ export type DirectoryEntry = Pick<Dirent, "name" | "isDirectory" | "isSymbolicLi
 /**
  * The filesystem operations the Filesystem group needs. The default uses Node's `fs`; tests
  * inject fakes that reproduce what Node reports on Windows (volume mount points) on Linux.
+ * Every method's last parameter, `context`, is the calling method's deadline and signal. Node's
+ * fs calls cannot be cancelled, so the default host ignores it; `Filesystem` stops waiting for a
+ * call once the method is over, whatever the host does with it.
  */
 export interface FilesystemHost {
   /**
    * `fs.lstat`: the entry itself. On Windows, libuv follows a reparse point it cannot read as a
    * link (a volume mount point), so such a folder lstat()s as the mounted volume's root.
    */
-  lstat(path: string): Promise<Stats>;
+  lstat(path: string, context?: CallContext): Promise<Stats>;
   /** `fs.stat`: links followed. */
-  stat(path: string): Promise<Stats>;
+  stat(path: string, context?: CallContext): Promise<Stats>;
   /** `fs.readlink`: a link's target as stored. */
-  readlink(path: string): Promise<string>;
+  readlink(path: string, context?: CallContext): Promise<string>;
   /** Resolves symlinks and junctions component by component (not volume mount points). */
-  realpath(path: string): Promise<string>;
+  realpath(path: string, context?: CallContext): Promise<string>;
   /** Creates the directory and its missing parents; an existing directory is success. */
-  mkdir(path: string): Promise<void>;
+  mkdir(path: string, context?: CallContext): Promise<void>;
   /** `fs.rmdir`: removes an empty directory (and, on Windows, a directory link). */
-  rmdir(path: string): Promise<void>;
+  rmdir(path: string, context?: CallContext): Promise<void>;
   /** `fs.unlink`: removes a file or a link. */
-  unlink(path: string): Promise<void>;
+  unlink(path: string, context?: CallContext): Promise<void>;
   /** A directory's entries, each typed by the directory listing itself (see {@link DirectoryEntry}). */
-  readdir(path: string): Promise<DirectoryEntry[]>;
+  readdir(path: string, context?: CallContext): Promise<DirectoryEntry[]>;
   /** Creates `path` as a link to `target`; `"dir"` makes a directory link on Windows. */
-  symlink(target: string, path: string, type: "dir" | "file"): Promise<void>;
+  symlink(target: string, path: string, type: "dir" | "file", context?: CallContext): Promise<void>;
 }
 
 // The callback realpath is Node's JavaScript walk, which follows only what lstat calls a link.

@@ -21,4 +21,4 @@ export type {
   RmdirResponse,
 } from "./types.js";
 export { CsiProxyError, isCsiProxyError } from "@csi-proxy/exec";
-export type { CsiProxyErrorCode, EmptyResponse } from "@csi-proxy/exec";
+export type { CallContext, CallOptions, CsiProxyErrorCode, EmptyResponse } from "@csi-proxy/exec";

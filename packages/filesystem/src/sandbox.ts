@@ -20,7 +20,6 @@ export class Sandbox {
   constructor(
     roots: readonly string[] | undefined,
     private readonly rules: PathRuleOptions,
-    private readonly host: FilesystemHost,
   ) {
     this.roots = (roots ?? []).map((root) => normalizePath(root, rules));
   }
@@ -32,16 +31,16 @@ export class Sandbox {
   /**
    * Throws `PERMISSION_DENIED` unless `path` (normalised) lies inside an allowed root, both as
    * written and once resolved. `followFinal` says whether the last component will be followed
-   * (mkdir through a link) or acted on itself (removing a link).
+   * (mkdir through a link) or acted on itself (removing a link). Resolves through `host`.
    */
-  async check(path: string, followFinal: boolean): Promise<void> {
+  async check(path: string, followFinal: boolean, host: FilesystemHost): Promise<void> {
     if (!this.enabled) return;
     this.checkAsWritten(path);
     let resolved: string;
     let realRoots: string[];
     try {
-      resolved = await this.resolve(path, followFinal);
-      realRoots = await Promise.all(this.roots.map((root) => this.resolve(root, true)));
+      resolved = await this.resolve(path, followFinal, host);
+      realRoots = await Promise.all(this.roots.map((root) => this.resolve(root, true, host)));
     } catch (error) {
       // A link loop or an over-long path gets a code, not a raw Node error.
       throw isCsiProxyError(error) ? error : fsError("resolve", path, error);
@@ -61,7 +60,7 @@ export class Sandbox {
   }
 
   /** Resolves links in the longest existing prefix of `path` and re-attaches the rest. */
-  private async resolve(path: string, followFinal: boolean): Promise<string> {
+  private async resolve(path: string, followFinal: boolean, host: FilesystemHost): Promise<string> {
     const paths = this.rules.style === "windows" ? win32 : posix;
     const rest: string[] = [];
     let current = path;
@@ -71,7 +70,7 @@ export class Sandbox {
     }
     for (;;) {
       try {
-        await this.host.lstat(current);
+        await host.lstat(current);
         break;
       } catch (error) {
         const code = errnoCode(error);
@@ -82,7 +81,7 @@ export class Sandbox {
       rest.unshift(paths.basename(current));
       current = parent;
     }
-    const real = await this.host.realpath(current);
+    const real = await host.realpath(current);
     return normalizePath(paths.join(real, ...rest), this.rules);
   }
 

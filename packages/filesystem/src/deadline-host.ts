@@ -1,0 +1,45 @@
+import type { CallContext } from "@csi-proxy/exec";
+import type { FilesystemHost } from "./host.js";
+
+/** A {@link FilesystemHost} bound to one method call's deadline. */
+export interface DeadlineHost extends FilesystemHost {
+  /** The call's deadline and signal. */
+  readonly context: CallContext;
+  /** Resolves once every fs call started through this host has returned, abandoned ones too. */
+  settled(): Promise<void>;
+}
+
+/**
+ * The host as one method call uses it: every fs call is refused once the call is over (so a
+ * tree walk stops between entries), and raced with the deadline, because Node's fs calls cannot
+ * be cancelled and one on a dead SMB share may not return for minutes. An abandoned fs call
+ * keeps running; `settled()` tells when it has returned.
+ */
+export function deadlineHost(host: FilesystemHost, context: CallContext): DeadlineHost {
+  const running = new Set<Promise<unknown>>();
+
+  function step<T>(call: () => Promise<T>): Promise<T> {
+    context.throwIfDone();
+    const pending = call();
+    running.add(pending);
+    const forget = (): void => void running.delete(pending);
+    pending.then(forget, forget);
+    return context.race(pending);
+  }
+
+  return {
+    context,
+    lstat: (path) => step(() => host.lstat(path, context)),
+    stat: (path) => step(() => host.stat(path, context)),
+    readlink: (path) => step(() => host.readlink(path, context)),
+    realpath: (path) => step(() => host.realpath(path, context)),
+    mkdir: (path) => step(() => host.mkdir(path, context)),
+    rmdir: (path) => step(() => host.rmdir(path, context)),
+    unlink: (path) => step(() => host.unlink(path, context)),
+    readdir: (path) => step(() => host.readdir(path, context)),
+    symlink: (target, path, type) => step(() => host.symlink(target, path, type, context)),
+    async settled() {
+      while (running.size > 0) await Promise.allSettled([...running]);
+    },
+  };
+}
