@@ -4,6 +4,9 @@ import {
   CsiProxyError,
   invalidArgument,
   isCsiProxyError,
+  withCallContext,
+  type CallContext,
+  type CallOptions,
   type HostBinding,
   type HostOptions,
 } from "@csi-proxy/exec";
@@ -55,7 +58,9 @@ export type DiskOptions = HostOptions<DiskHost>;
 /**
  * The disk API group: find, identify, initialise, partition and bring disks online, as
  * upstream CSI Proxy's disk group does. Every method takes one request object and resolves with
- * one response object; failures are `CsiProxyError`s whose `code` callers branch on.
+ * one response object; failures are `CsiProxyError`s whose `code` callers branch on. The optional
+ * second argument, `{ signal?, timeoutMs? }`, bounds the whole method (lock wait and every script):
+ * once it aborts or expires the method fails with `ABORTED` or `TIMEOUT`.
  *
  * @example
  * ```ts
@@ -65,7 +70,7 @@ export type DiskOptions = HostOptions<DiskHost>;
  * const disk = new Disk({ shell: createPowerShell() });
  * const { diskNumber } = await disk.getDiskNumberByPage83({ page83: "Google  persistent-disk-1" });
  * await disk.setDiskState({ diskNumber, isOnline: true, clearReadOnly: true });
- * await disk.partitionDisk({ diskNumber });
+ * await disk.partitionDisk({ diskNumber }, { timeoutMs: 60_000 });
  * ```
  */
 export class Disk {
@@ -82,12 +87,16 @@ export class Disk {
   /**
    * Where each disk is attached (adapter, bus, target, LUN), parsed from `MSFT_Disk.Location`.
    * Disks whose Location is null or not SCSI-shaped (VHD file paths, short NVMe forms) are left out.
+   * Cancelled: nothing has changed (a read); retry freely.
    */
   async listDiskLocations(
     request: ListDiskLocationsRequest = {},
+    options?: CallOptions,
   ): Promise<ListDiskLocationsResponse> {
     requestObject(request, "listDiskLocations");
-    const entries = await this.#call("listDiskLocations", () => this.#host.listDiskLocations());
+    const entries = await withCallContext("listDiskLocations", options, (context) =>
+      this.#call("listDiskLocations", () => this.#host.listDiskLocations(context)),
+    );
     const diskLocations = new Map<number, DiskLocation>();
     for (const entry of entries) {
       const location = parseLocation(entry.location);
@@ -101,38 +110,59 @@ export class Disk {
    * Makes the disk hold one data partition: initialises it as GPT when it is RAW, then creates a
    * partition over all free space unless a partition other than the Microsoft Reserved one exists
    * (MBR disks included). Idempotent.
+   * Cancelled: the disk may already be initialised as GPT (with its MSR partition), and the data
+   * partition may exist; a retry is safe, as it initialises only a RAW disk and creates a
+   * partition only when none exists.
    */
-  async partitionDisk(request: PartitionDiskRequest): Promise<PartitionDiskResponse> {
+  async partitionDisk(
+    request: PartitionDiskRequest,
+    options?: CallOptions,
+  ): Promise<PartitionDiskResponse> {
     const number = diskNumber(request, "partitionDisk");
-    await this.#locked("partitionDisk", number, async () => {
-      const disk = await this.#host.getDisk(number);
-      if (disk.partitionStyle === rawPartitionStyle) await this.#initialize(number);
-      if ((await this.#host.countDataPartitions(number)) > 0) return;
-      try {
-        await this.#host.createPartition(number);
-      } catch (error) {
-        // Upstream tolerates 42002: the partition exists, only its access path failed.
-        if (!hasStorageWmiCode(error, accessPathInUse)) throw error;
-        if ((await this.#host.countDataPartitions(number)) === 0) throw error;
-      }
-    });
+    await withCallContext("partitionDisk", options, (context) =>
+      this.#locked("partitionDisk", number, context, async () => {
+        const disk = await this.#host.getDisk(number, context);
+        if (disk.partitionStyle === rawPartitionStyle) await this.#initialize(number, context);
+        if ((await this.#host.countDataPartitions(number, context)) > 0) return;
+        try {
+          await this.#host.createPartition(number, context);
+        } catch (error) {
+          // Upstream tolerates 42002: the partition exists, only its access path failed.
+          if (!hasStorageWmiCode(error, accessPathInUse)) throw error;
+          if ((await this.#host.countDataPartitions(number, context)) === 0) throw error;
+        }
+      }),
+    );
     return {};
   }
 
-  /** Refreshes the host's view of disks, e.g. after a cloud attach (`Update-HostStorageCache`). */
-  async rescan(request: RescanRequest = {}): Promise<RescanResponse> {
+  /**
+   * Refreshes the host's view of disks, e.g. after a cloud attach (`Update-HostStorageCache`).
+   * Cancelled: the refresh may have run; it changes no disk, so a retry is safe.
+   */
+  async rescan(request: RescanRequest = {}, options?: CallOptions): Promise<RescanResponse> {
     requestObject(request, "rescan");
-    await this.#call("rescan", () => this.#host.rescan());
+    await withCallContext("rescan", options, (context) =>
+      this.#call("rescan", () => this.#host.rescan(context)),
+    );
     return {};
   }
 
   /**
    * The page-83 identifier and serial number of every disk, read in one PowerShell call. A disk
    * whose device cannot be read is reported in `errors` and left out of `diskIds`.
+   * Cancelled: nothing has changed (a read); retry freely.
    */
-  async listDiskIds(request: ListDiskIdsRequest = {}): Promise<ListDiskIdsResponse> {
+  async listDiskIds(
+    request: ListDiskIdsRequest = {},
+    options?: CallOptions,
+  ): Promise<ListDiskIdsResponse> {
     requestObject(request, "listDiskIds");
-    const entries = await this.#call("listDiskIds", () => this.#host.listDiskIds());
+    return withCallContext("listDiskIds", options, (context) => this.#listDiskIds(context));
+  }
+
+  async #listDiskIds(context: CallContext): Promise<ListDiskIdsResponse> {
+    const entries = await this.#call("listDiskIds", () => this.#host.listDiskIds(context));
     const diskIds = new Map<number, DiskIds>();
     const errors: DiskIdsError[] = [];
     for (const entry of entries) {
@@ -156,10 +186,15 @@ export class Disk {
     return { diskIds, errors };
   }
 
-  /** The disk's size in bytes. */
-  async getDiskStats(request: GetDiskStatsRequest): Promise<GetDiskStatsResponse> {
+  /** The disk's size in bytes. Cancelled: nothing has changed (a read); retry freely. */
+  async getDiskStats(
+    request: GetDiskStatsRequest,
+    options?: CallOptions,
+  ): Promise<GetDiskStatsResponse> {
     const number = diskNumber(request, "getDiskStats");
-    const disk = await this.#locked("getDiskStats", number, () => this.#host.getDisk(number));
+    const disk = await withCallContext("getDiskStats", options, (context) =>
+      this.#locked("getDiskStats", number, context, () => this.#host.getDisk(number, context)),
+    );
     return { totalBytes: disk.size };
   }
 
@@ -169,34 +204,46 @@ export class Disk {
    * disk is read again (Windows may apply read-only as it comes online) and `IsReadOnly $false`
    * is set if needed, then checked. If the disk stays read-only it stays online and the call
    * fails with {@link DiskReadOnlyError} (`FAILED_PRECONDITION`); a retry only retries the clearing.
+   * Cancelled: the disk may already be online (or offline), and read-only may already be cleared;
+   * a retry is safe, as it reads the disk first and sets only what still differs.
    */
-  async setDiskState(request: SetDiskStateRequest): Promise<SetDiskStateResponse> {
+  async setDiskState(
+    request: SetDiskStateRequest,
+    options?: CallOptions,
+  ): Promise<SetDiskStateResponse> {
     const number = diskNumber(request, "setDiskState");
     const isOnline = booleanField(request, "isOnline", "setDiskState");
     const clearReadOnly = optionalBooleanField(request, "clearReadOnly", "setDiskState");
     if (clearReadOnly && !isOnline) {
       throw invalidArgument("setDiskState: clearReadOnly needs isOnline: true.");
     }
-    return this.#locked("setDiskState", number, async () => {
-      let disk = await this.#host.getDisk(number);
-      if (!isOnline) {
-        if (!disk.isOffline) await this.#host.setOffline(number, true);
-        return { isReadOnly: disk.isReadOnly };
-      }
-      if (disk.isOffline) {
-        await this.#host.setOffline(number, false);
-        disk = await this.#host.getDisk(number);
-      }
-      if (!clearReadOnly || !disk.isReadOnly) return { isReadOnly: disk.isReadOnly };
-      await this.#clearReadOnly(number);
-      return { isReadOnly: false };
-    });
+    return withCallContext("setDiskState", options, (context) =>
+      this.#locked("setDiskState", number, context, async () => {
+        let disk = await this.#host.getDisk(number, context);
+        if (!isOnline) {
+          if (!disk.isOffline) await this.#host.setOffline(number, true, context);
+          return { isReadOnly: disk.isReadOnly };
+        }
+        if (disk.isOffline) {
+          await this.#host.setOffline(number, false, context);
+          disk = await this.#host.getDisk(number, context);
+        }
+        if (!clearReadOnly || !disk.isReadOnly) return { isReadOnly: disk.isReadOnly };
+        await this.#clearReadOnly(number, context);
+        return { isReadOnly: false };
+      }),
+    );
   }
 
-  /** Whether the disk is online. */
-  async getDiskState(request: GetDiskStateRequest): Promise<GetDiskStateResponse> {
+  /** Whether the disk is online. Cancelled: nothing has changed (a read); retry freely. */
+  async getDiskState(
+    request: GetDiskStateRequest,
+    options?: CallOptions,
+  ): Promise<GetDiskStateResponse> {
     const number = diskNumber(request, "getDiskState");
-    const disk = await this.#locked("getDiskState", number, () => this.#host.getDisk(number));
+    const disk = await withCallContext("getDiskState", options, (context) =>
+      this.#locked("getDiskState", number, context, () => this.#host.getDisk(number, context)),
+    );
     return { isOnline: !disk.isOffline };
   }
 
@@ -204,12 +251,16 @@ export class Disk {
    * The number of the disk whose page-83 identifier equals `page83` exactly (upstream v1alpha1's
    * GetDiskNumberByName / v2's GetDiskNumberWithID). `NOT_FOUND` when every disk was read and
    * none matched; `COMMAND_FAILED` when none matched but some disk could not be read.
+   * Cancelled: nothing has changed (a read); retry freely.
    */
   async getDiskNumberByPage83(
     request: GetDiskNumberByPage83Request,
+    options?: CallOptions,
   ): Promise<GetDiskNumberByPage83Response> {
     const page83 = nonEmptyString(request, "page83", "getDiskNumberByPage83");
-    const { diskIds, errors } = await this.listDiskIds({});
+    const { diskIds, errors } = await withCallContext("getDiskNumberByPage83", options, (context) =>
+      this.#listDiskIds(context),
+    );
     for (const [number, ids] of diskIds) {
       if (ids.page83 === page83) return { diskNumber: number };
     }
@@ -232,9 +283,9 @@ export class Disk {
 
   // The disk is online by now: a refusal must not read as "onlining failed", so it becomes a
   // DiskReadOnlyError; only a storage-side refusal (a cmdlet error) is, timeouts and misses keep their code.
-  async #clearReadOnly(number: number): Promise<void> {
+  async #clearReadOnly(number: number, context: CallContext): Promise<void> {
     try {
-      await this.#host.setReadOnly(number, false);
+      await this.#host.setReadOnly(number, false, context);
     } catch (error) {
       if (isCsiProxyError(error) && error.code === "COMMAND_FAILED") {
         throw new DiskReadOnlyError(number, { cause: error });
@@ -242,12 +293,12 @@ export class Disk {
       throw error;
     }
     // Whether Windows can report success and keep the attribute is not documented: check.
-    if ((await this.#host.getDisk(number)).isReadOnly) throw new DiskReadOnlyError(number);
+    if ((await this.#host.getDisk(number, context)).isReadOnly) throw new DiskReadOnlyError(number);
   }
 
-  async #initialize(number: number): Promise<void> {
+  async #initialize(number: number, context: CallContext): Promise<void> {
     try {
-      await this.#host.initializeDisk(number);
+      await this.#host.initializeDisk(number, context);
     } catch (error) {
       // Initialised since we looked (another process): that is the state we wanted.
       if (!hasStorageWmiCode(error, alreadyInitialized)) throw error;
@@ -263,7 +314,15 @@ export class Disk {
   }
 
   // Reads take the lock too: a read issued after a change to the disk sees the change, never a half.
-  async #locked<T>(method: string, number: number, work: () => Promise<T>): Promise<T> {
-    return this.#call(`${method}(disk ${number})`, () => diskLocks.run(`disk:${number}`, work));
+  // A wait abandoned on the context's signal never runs `work`.
+  async #locked<T>(
+    method: string,
+    number: number,
+    context: CallContext,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    return this.#call(`${method}(disk ${number})`, () =>
+      diskLocks.run(`disk:${number}`, work, context.signal),
+    );
   }
 }

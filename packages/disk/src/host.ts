@@ -1,4 +1,10 @@
-import type { PowerShell, Params, Script } from "@csi-proxy/exec";
+import {
+  noCallContext,
+  type CallContext,
+  type Params,
+  type PowerShell,
+  type Script,
+} from "@csi-proxy/exec";
 import { DiskNotFoundError, isDiskQueryMiss } from "./errors.js";
 import { listDiskIdsScript } from "./ids-script.js";
 import { parseCount, parseDisk, parseDiskIds, parseLocations } from "./parse.js";
@@ -71,27 +77,28 @@ export interface HostDiskId {
  * The host operations {@link Disk} is built from: one method per host call, no policy. The
  * default implementation ({@link createPowerShellDiskHost}) runs Storage cmdlets through
  * PowerShell; tests and other back ends can supply their own. Methods naming a disk reject with
- * a {@link DiskNotFoundError} when it does not exist.
+ * a {@link DiskNotFoundError} when it does not exist. Every method's last parameter, `context`, is
+ * the calling method's deadline and signal (`noCallContext` when left out).
  */
 export interface DiskHost {
   /** Number and Location of every disk. */
-  listDiskLocations(): Promise<readonly HostDiskLocation[]>;
+  listDiskLocations(context?: CallContext): Promise<readonly HostDiskLocation[]>;
   /** Refreshes the host's cached view of disks (`Update-HostStorageCache`). */
-  rescan(): Promise<void>;
+  rescan(context?: CallContext): Promise<void>;
   /** The state of one disk. */
-  getDisk(diskNumber: number): Promise<HostDisk>;
+  getDisk(diskNumber: number, context?: CallContext): Promise<HostDisk>;
   /** Initialises a RAW disk as GPT. */
-  initializeDisk(diskNumber: number): Promise<void>;
+  initializeDisk(diskNumber: number, context?: CallContext): Promise<void>;
   /** How many partitions of the disk are not the Microsoft Reserved partition. */
-  countDataPartitions(diskNumber: number): Promise<number>;
+  countDataPartitions(diskNumber: number, context?: CallContext): Promise<number>;
   /** Creates one partition using all free space. */
-  createPartition(diskNumber: number): Promise<void>;
+  createPartition(diskNumber: number, context?: CallContext): Promise<void>;
   /** Sets `IsOffline`. */
-  setOffline(diskNumber: number, isOffline: boolean): Promise<void>;
+  setOffline(diskNumber: number, isOffline: boolean, context?: CallContext): Promise<void>;
   /** Sets `IsReadOnly`. */
-  setReadOnly(diskNumber: number, isReadOnly: boolean): Promise<void>;
+  setReadOnly(diskNumber: number, isReadOnly: boolean, context?: CallContext): Promise<void>;
   /** Identifiers of every disk, read in one pass; unreadable disks carry an `error`. */
-  listDiskIds(): Promise<readonly HostDiskId[]>;
+  listDiskIds(context?: CallContext): Promise<readonly HostDiskId[]>;
 }
 
 /**
@@ -104,9 +111,19 @@ export interface DiskHost {
  * ```
  */
 export function createPowerShellDiskHost(shell: PowerShell): DiskHost {
-  async function onDisk(script: Script, diskNumber: number, params: Params): Promise<unknown> {
+  // Every script draws on the calling method's deadline; alone, a host call has none.
+  function run(script: Script, params: Params, context: CallContext | undefined): Promise<unknown> {
+    return shell.run(script, params, (context ?? noCallContext).runOptions());
+  }
+
+  async function onDisk(
+    script: Script,
+    diskNumber: number,
+    params: Params,
+    context: CallContext | undefined,
+  ): Promise<unknown> {
     try {
-      return await shell.run(script, { Number: diskNumber, ...params });
+      return await run(script, { Number: diskNumber, ...params }, context);
     } catch (error) {
       if (isDiskQueryMiss(error)) throw new DiskNotFoundError(diskNumber, { cause: error });
       throw error;
@@ -114,32 +131,32 @@ export function createPowerShellDiskHost(shell: PowerShell): DiskHost {
   }
 
   return {
-    async listDiskLocations() {
-      return parseLocations(await shell.run(listLocationsScript));
+    async listDiskLocations(context) {
+      return parseLocations(await run(listLocationsScript, {}, context));
     },
-    async rescan() {
-      await shell.run(rescanScript);
+    async rescan(context) {
+      await run(rescanScript, {}, context);
     },
-    async getDisk(diskNumber) {
-      return parseDisk(await onDisk(getDiskScript, diskNumber, {}));
+    async getDisk(diskNumber, context) {
+      return parseDisk(await onDisk(getDiskScript, diskNumber, {}, context));
     },
-    async initializeDisk(diskNumber) {
-      await onDisk(initializeDiskScript, diskNumber, {});
+    async initializeDisk(diskNumber, context) {
+      await onDisk(initializeDiskScript, diskNumber, {}, context);
     },
-    async countDataPartitions(diskNumber) {
-      return parseCount(await onDisk(countDataPartitionsScript, diskNumber, {}));
+    async countDataPartitions(diskNumber, context) {
+      return parseCount(await onDisk(countDataPartitionsScript, diskNumber, {}, context));
     },
-    async createPartition(diskNumber) {
-      await onDisk(createPartitionScript, diskNumber, {});
+    async createPartition(diskNumber, context) {
+      await onDisk(createPartitionScript, diskNumber, {}, context);
     },
-    async setOffline(diskNumber, isOffline) {
-      await onDisk(setOfflineScript, diskNumber, { IsOffline: isOffline });
+    async setOffline(diskNumber, isOffline, context) {
+      await onDisk(setOfflineScript, diskNumber, { IsOffline: isOffline }, context);
     },
-    async setReadOnly(diskNumber, isReadOnly) {
-      await onDisk(setReadOnlyScript, diskNumber, { IsReadOnly: isReadOnly });
+    async setReadOnly(diskNumber, isReadOnly, context) {
+      await onDisk(setReadOnlyScript, diskNumber, { IsReadOnly: isReadOnly }, context);
     },
-    async listDiskIds() {
-      return parseDiskIds(await shell.run(listDiskIdsScript));
+    async listDiskIds(context) {
+      return parseDiskIds(await run(listDiskIdsScript, {}, context));
     },
   };
 }

@@ -625,6 +625,7 @@ describe("construction", () => {
     const shell = {
       mode: "session" as const,
       run: () => Promise.resolve(undefined as never),
+      warmUp: () => Promise.resolve(),
       close: () => {
         closed++;
         return Promise.resolve();

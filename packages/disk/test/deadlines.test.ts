@@ -1,0 +1,318 @@
+import type { Params, PowerShell, RunOptions, Script } from "@csi-proxy/exec";
+import { describeWithPwsh } from "@csi-proxy/test-utils";
+import type { Simulator } from "@csi-proxy/winsim";
+import { describe, expect, it } from "vitest";
+import { createPowerShellDiskHost, Disk } from "../src/index.js";
+import { FakeDiskHost } from "./fake-host.js";
+import { failure, GiB, useSimHost } from "./sim-setup.js";
+
+// Issue #11 §1: every method takes { signal?, timeoutMs? } covering its lock wait, every script
+// and its Node-side work; a cancelled method is safe to retry.
+
+/** A valid request for every public method; the first test proves the table is complete. */
+const requests: Record<string, object> = {
+  listDiskLocations: {},
+  partitionDisk: { diskNumber: 1 },
+  rescan: {},
+  listDiskIds: {},
+  getDiskStats: { diskNumber: 1 },
+  setDiskState: { diskNumber: 1, isOnline: true },
+  getDiskState: { diskNumber: 1 },
+  getDiskNumberByPage83: { page83: "Google  persistent-disk-1" },
+};
+
+type Method = (request: object, options?: unknown) => Promise<unknown>;
+
+/** Public methods, read from the prototype so a new one cannot be left out. */
+function publicMethods(): string[] {
+  return Object.getOwnPropertyNames(Disk.prototype).filter(
+    (name) =>
+      name !== "constructor" &&
+      name !== "close" &&
+      typeof Object.getOwnPropertyDescriptor(Disk.prototype, name)?.value === "function",
+  );
+}
+
+function call(disk: Disk, name: string, options: unknown): Promise<unknown> {
+  const method = (disk as unknown as Record<string, Method>)[name];
+  if (method === undefined || requests[name] === undefined) throw new Error(`no ${name}`);
+  return method.call(disk, requests[name], options);
+}
+
+/** A promise and the function that settles it, for holding a host call open. */
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open = (): void => undefined;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+describe("every Disk method's options", () => {
+  it("has a request in this table for every public method", () => {
+    expect(publicMethods().sort()).toEqual(Object.keys(requests).sort());
+  });
+
+  for (const name of Object.keys(requests)) {
+    it(`${name} refuses bad options with INVALID_ARGUMENT before calling the host`, async () => {
+      const host = new FakeDiskHost();
+      const disk = new Disk({ host });
+      for (const options of [{ timeout: 5 }, { signal: {} }, { timeoutMs: 0 }, "x"]) {
+        expect((await failure(call(disk, name, options))).code).toBe("INVALID_ARGUMENT");
+      }
+      expect(host.calls).toEqual([]);
+    });
+
+    it(`${name} fails with ABORTED on an aborted signal without calling the host`, async () => {
+      const host = new FakeDiskHost();
+      const disk = new Disk({ host });
+      const error = await failure(call(disk, name, { signal: AbortSignal.abort() }));
+      expect(error.code).toBe("ABORTED");
+      expect(host.calls).toEqual([]);
+    });
+  }
+});
+
+describe("a Disk call waiting for its disk's lock", () => {
+  /** Disk 1 RAW; the holder's first getDisk waits for `release`. */
+  function held() {
+    const host = new FakeDiskHost([
+      {
+        number: 1,
+        partitionStyle: 0,
+        isOffline: false,
+        isReadOnly: false,
+        size: GiB,
+        partitions: [],
+      },
+    ]);
+    const entered = gate();
+    const release = gate();
+    let first = true;
+    host.hook = async (method) => {
+      if (method !== "getDisk" || !first) return;
+      first = false;
+      entered.open();
+      await release.opened;
+    };
+    return { host, disk: new Disk({ host }), entered, release };
+  }
+
+  it("gives up with ABORTED when aborted, never runs, and the holder finishes", async () => {
+    const { host, disk, entered, release } = held();
+    const holder = disk.partitionDisk({ diskNumber: 1 });
+    await entered.opened;
+    const controller = new AbortController();
+    const waiter = disk.setDiskState(
+      { diskNumber: 1, isOnline: false },
+      { signal: controller.signal },
+    );
+    controller.abort();
+    expect((await failure(waiter)).code).toBe("ABORTED");
+    release.open();
+    await expect(holder).resolves.toEqual({});
+    expect(host.methods()).toEqual([
+      "getDisk",
+      "initializeDisk",
+      "countDataPartitions",
+      "createPartition",
+    ]);
+    expect(host.disks.get(1)?.isOffline).toBe(false);
+    // The lock is free again: the next call on the disk runs.
+    await expect(disk.getDiskState({ diskNumber: 1 })).resolves.toEqual({ isOnline: true });
+  });
+
+  it("fails with TIMEOUT when its deadline passes while it waits", async () => {
+    const { host, disk, entered, release } = held();
+    const holder = disk.partitionDisk({ diskNumber: 1 });
+    await entered.opened;
+    const waiter = disk.getDiskStats({ diskNumber: 1 }, { timeoutMs: 20 });
+    expect((await failure(waiter)).code).toBe("TIMEOUT");
+    release.open();
+    await holder;
+    expect(host.methods().filter((m) => m === "getDisk")).toHaveLength(1);
+  });
+});
+
+describe("one deadline across a method's scripts", () => {
+  /** A shell answering a RAW disk that becomes GPT; each run takes a few ms and records its options. */
+  function recordingShell() {
+    const runs: { script: string; options: RunOptions | undefined }[] = [];
+    let style = 0;
+    const answer = (script: Script): unknown => {
+      switch (script.name) {
+        case "disk.get":
+          return {
+            number: 1,
+            partitionStyle: style,
+            isOffline: false,
+            isReadOnly: false,
+            size: GiB,
+          };
+        case "disk.initialize":
+          style = 2;
+          return undefined;
+        case "disk.countDataPartitions":
+          return 0;
+        default:
+          return undefined;
+      }
+    };
+    const shell: PowerShell = {
+      mode: "session",
+      run: async <T>(script: Script, _params?: Params, options?: RunOptions): Promise<T> => {
+        runs.push({ script: script.name, options });
+        // Time passes in every script, so the deadline left for the next one is smaller.
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return answer(script) as T;
+      },
+      warmUp: () => Promise.resolve(),
+      close: () => Promise.resolve(),
+    };
+    return { shell, runs };
+  }
+
+  it("partitionDisk: every script gets what is left of one timeoutMs, and the caller's signal", async () => {
+    const { shell, runs } = recordingShell();
+    const disk = new Disk({ host: createPowerShellDiskHost(shell) });
+    const controller = new AbortController();
+    await disk.partitionDisk({ diskNumber: 1 }, { signal: controller.signal, timeoutMs: 60_000 });
+    expect(runs.map((r) => r.script)).toEqual([
+      "disk.get",
+      "disk.initialize",
+      "disk.countDataPartitions",
+      "disk.createPartition",
+    ]);
+    const budgets = runs.map((r) => r.options?.timeoutMs ?? Infinity);
+    for (const [i, budget] of budgets.entries()) {
+      expect(budget).toBeLessThanOrEqual(i === 0 ? 60_000 : (budgets[i - 1] ?? 0));
+    }
+    expect(budgets.at(-1)).toBeLessThan(budgets[0] ?? 0);
+    expect(runs.every((r) => r.options?.signal === controller.signal)).toBe(true);
+  });
+
+  it("a host method called on its own passes no deadline", async () => {
+    const { shell, runs } = recordingShell();
+    await createPowerShellDiskHost(shell).getDisk(1);
+    expect(runs[0]?.options).toEqual({});
+  });
+});
+
+/**
+ * Aborts `controller` once every fault on file has been met (the hung cmdlet is running), or
+ * gives up when `call` settles first; resolves with `call`'s error.
+ */
+async function abortWhenHung(
+  sim: Simulator,
+  controller: AbortController,
+  call: Promise<unknown>,
+): Promise<Error & { code: string }> {
+  const progress = { settled: false };
+  const outcome = failure(call).finally(() => (progress.settled = true));
+  while (!progress.settled && !sim.faults().every((f) => f.times === 0)) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  controller.abort();
+  return outcome;
+}
+
+/** What a disk looks like without the GUIDs a run generates. */
+function diskShape(sim: Simulator, number: number) {
+  const state = sim.state();
+  const found = state.disks.find((d) => d.number === number);
+  if (found === undefined) throw new Error(`no disk ${number}`);
+  const { guid: _disk, ...disk } = found;
+  const partitions = state.partitions
+    .filter((p) => p.diskNumber === number)
+    .map(({ guid: _p, volume, ...p }) => ({
+      ...p,
+      fileSystem: state.volumes.find((v) => v.guid === volume)?.fileSystem ?? null,
+    }));
+  return { disk, partitions };
+}
+
+const hangMs = 600_000;
+
+describeWithPwsh("Disk cancelled on the simulated host", (pwsh) => {
+  const host = useSimHost(pwsh, "session");
+
+  it("partitionDisk aborted in New-Partition keeps the initialised disk; the retry ends as an uncancelled call", async () => {
+    const h = host();
+    const scenario = { disks: [{ number: 1, busType: "File Backed Virtual" as const, size: GiB }] };
+    h.reset(scenario);
+    await h.disk.partitionDisk({ diskNumber: 1 });
+    const uncancelled = diskShape(h.sim, 1);
+
+    h.reset(scenario);
+    h.sim.fault({ command: "New-Partition", action: "delay", delayMs: hangMs });
+    const controller = new AbortController();
+    const cancelled = h.disk.partitionDisk({ diskNumber: 1 }, { signal: controller.signal });
+    expect((await abortWhenHung(h.sim, controller, cancelled)).code).toBe("ABORTED");
+    // Initialize-Disk took effect before the cancellation: GPT with only the MSR.
+    const partial = diskShape(h.sim, 1);
+    expect(partial.disk.partitionStyle).toBe(2);
+    expect(partial.partitions).toHaveLength(1);
+
+    // The shell replaced the ended process and serves the next call.
+    expect(await h.disk.getDiskState({ diskNumber: 1 })).toEqual({ isOnline: true });
+    h.sim.clearFaults();
+    h.sim.clearCalls();
+    expect(await h.disk.partitionDisk({ diskNumber: 1 })).toEqual({});
+    expect(h.commands()).not.toContain("Initialize-Disk");
+    expect(diskShape(h.sim, 1)).toEqual(uncancelled);
+  });
+
+  it("setDiskState aborted while clearing read-only leaves the disk online; the retry only clears", async () => {
+    const h = host();
+    const scenario = {
+      disks: [
+        {
+          number: 5,
+          busType: "iSCSI" as const,
+          offline: true,
+          readOnly: true,
+          offlineReason: "Policy" as const,
+        },
+      ],
+    };
+    const request = { diskNumber: 5, isOnline: true, clearReadOnly: true };
+    h.reset(scenario);
+    await h.disk.setDiskState(request);
+    const uncancelled = diskShape(h.sim, 5);
+
+    h.reset(scenario);
+    h.sim.fault({
+      command: "Set-Disk",
+      match: { IsReadOnly: false },
+      action: "delay",
+      delayMs: hangMs,
+    });
+    const controller = new AbortController();
+    const cancelled = h.disk.setDiskState(request, { signal: controller.signal });
+    expect((await abortWhenHung(h.sim, controller, cancelled)).code).toBe("ABORTED");
+    expect(diskShape(h.sim, 5).disk).toMatchObject({ isOffline: false, isReadOnly: true });
+
+    h.sim.clearFaults();
+    h.sim.clearCalls();
+    expect(await h.disk.setDiskState(request)).toEqual({ isReadOnly: false });
+    expect(
+      h
+        .calls()
+        .filter((c) => c.command === "Set-Disk")
+        .map((c) => c.parameters),
+    ).toEqual([{ Number: 5, IsReadOnly: false }]);
+    expect(diskShape(h.sim, 5)).toEqual(uncancelled);
+  });
+
+  it("a small timeoutMs on a hung listing ends in TIMEOUT and the next call is served", async () => {
+    const h = host();
+    h.reset({ disks: [{ number: 1, page83: { ascii: "Google  persistent-disk-1" } }] });
+    h.sim.fault({ command: "Get-Disk", action: "delay", delayMs: hangMs });
+    const error = await failure(
+      h.disk.getDiskNumberByPage83({ page83: "Google  persistent-disk-1" }, { timeoutMs: 1_000 }),
+    );
+    expect(error.code).toBe("TIMEOUT");
+    h.sim.clearFaults();
+    expect(await h.disk.getDiskNumberByPage83({ page83: "Google  persistent-disk-1" })).toEqual({
+      diskNumber: 1,
+    });
+  });
+});
