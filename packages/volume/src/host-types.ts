@@ -1,3 +1,4 @@
+import type { CallContext } from "@csi-proxy/exec";
 import type { VolumeFileSystem } from "./types.js";
 
 /** What a volume looks like to the host layer. Sizes are exact (`bigint`). */
@@ -98,29 +99,55 @@ export type PathLookup =
 /**
  * The host layer {@link Volume} runs on: one PowerShell call per method. The default is backed
  * by `@csi-proxy/exec`; unit tests inject a fake. Arguments are already validated. Failures are
- * thrown as they come (e.g. `PowerShellError`); `Volume` maps them to codes.
+ * thrown as they come (e.g. `PowerShellError`); `Volume` maps them to codes. Every method's last
+ * parameter, `context`, is the calling method's deadline and signal (`noCallContext` when left out).
  */
 export interface VolumeHost {
   /** Volume ids of one partition, or of all partitions when `partitionNumber` is 0. */
-  listVolumeIds(diskNumber: number, partitionNumber: number): Promise<string[]>;
+  listVolumeIds(
+    diskNumber: number,
+    partitionNumber: number,
+    context?: CallContext,
+  ): Promise<string[]>;
   /** File system, label and sizes of the volume. */
-  getVolume(volumeId: string): Promise<VolumeInfo>;
+  getVolume(volumeId: string, context?: CallContext): Promise<VolumeInfo>;
   /** Quick-formats the volume; an empty label sets none. */
-  formatVolume(volumeId: string, fileSystem: VolumeFileSystem, label: string): Promise<void>;
+  formatVolume(
+    volumeId: string,
+    fileSystem: VolumeFileSystem,
+    label: string,
+    context?: CallContext,
+  ): Promise<void>;
   /** Mounts unless the path is taken; reports what it found. */
-  mountVolume(volumeId: string, targetPath: string): Promise<MountOutcome>;
+  mountVolume(volumeId: string, targetPath: string, context?: CallContext): Promise<MountOutcome>;
   /** Flushes the volume's cache, then removes the access path when it is mounted there. */
-  unmountVolume(volumeId: string, targetPath: string): Promise<UnmountOutcome>;
+  unmountVolume(
+    volumeId: string,
+    targetPath: string,
+    context?: CallContext,
+  ): Promise<UnmountOutcome>;
   /** The partition's size, plus its supported maximum when `includeMaximum` is set. */
-  getPartitionSizes(volumeId: string, includeMaximum: boolean): Promise<PartitionSizes>;
+  getPartitionSizes(
+    volumeId: string,
+    includeMaximum: boolean,
+    context?: CallContext,
+  ): Promise<PartitionSizes>;
   /** Resizes the volume's partition (and file system) to `sizeBytes`. */
-  resizePartition(volumeId: string, sizeBytes: bigint): Promise<void>;
+  resizePartition(volumeId: string, sizeBytes: bigint, context?: CallContext): Promise<void>;
   /** Disk numbers of the volume's partitions (one for a basic volume). */
-  getDiskNumbers(volumeId: string): Promise<number[]>;
+  getDiskNumbers(volumeId: string, context?: CallContext): Promise<number[]>;
   /** Flushes the volume's file-system cache. */
-  writeVolumeCache(volumeId: string): Promise<void>;
+  writeVolumeCache(volumeId: string, context?: CallContext): Promise<void>;
   /** Follows links from `targetPath` (at most `maxDepth`) to a volume mount. */
-  resolveMountTarget(targetPath: string, maxDepth: number): Promise<PathLookup>;
+  resolveMountTarget(
+    targetPath: string,
+    maxDepth: number,
+    context?: CallContext,
+  ): Promise<PathLookup>;
   /** Follows links and walks up from `targetPath` (at most `maxSteps`) to the volume holding it. */
-  findClosestVolume(targetPath: string, maxSteps: number): Promise<PathLookup>;
+  findClosestVolume(
+    targetPath: string,
+    maxSteps: number,
+    context?: CallContext,
+  ): Promise<PathLookup>;
 }

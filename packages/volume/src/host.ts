@@ -1,4 +1,10 @@
-import type { PowerShell } from "@csi-proxy/exec";
+import {
+  noCallContext,
+  type CallContext,
+  type Params,
+  type PowerShell,
+  type Script,
+} from "@csi-proxy/exec";
 import type {
   MountOutcome,
   PartitionSizes,
@@ -69,66 +75,110 @@ export const volumeScripts = Object.freeze({
  * ```
  */
 export function createPowerShellVolumeHost(shell: PowerShell): VolumeHost {
+  // Every script draws on the calling method's deadline; alone, a host call has none.
+  function run(script: Script, params: Params, context: CallContext | undefined): Promise<unknown> {
+    return shell.run(script, params, (context ?? noCallContext).runOptions());
+  }
+
   return {
-    async listVolumeIds(diskNumber: number, partitionNumber: number): Promise<string[]> {
-      const out = await shell.run(listVolumeIdsScript, {
-        DiskNumber: diskNumber,
-        PartitionNumber: partitionNumber,
-      });
+    async listVolumeIds(
+      diskNumber: number,
+      partitionNumber: number,
+      context?: CallContext,
+    ): Promise<string[]> {
+      const out = await run(
+        listVolumeIdsScript,
+        { DiskNumber: diskNumber, PartitionNumber: partitionNumber },
+        context,
+      );
       return parseVolumeIds(out);
     },
-    async getVolume(volumeId: string): Promise<VolumeInfo> {
-      return parseVolumeInfo(await shell.run(getVolumeScript, { VolumeId: volumeId }));
+    async getVolume(volumeId: string, context?: CallContext): Promise<VolumeInfo> {
+      return parseVolumeInfo(await run(getVolumeScript, { VolumeId: volumeId }, context));
     },
-    async formatVolume(volumeId: string, fileSystem: VolumeFileSystem, label: string) {
-      await shell.run(formatVolumeScript, {
-        VolumeId: volumeId,
-        FileSystem: fileSystem,
-        Label: label,
-      });
+    async formatVolume(
+      volumeId: string,
+      fileSystem: VolumeFileSystem,
+      label: string,
+      context?: CallContext,
+    ) {
+      await run(
+        formatVolumeScript,
+        { VolumeId: volumeId, FileSystem: fileSystem, Label: label },
+        context,
+      );
     },
-    async mountVolume(volumeId: string, targetPath: string): Promise<MountOutcome> {
-      const out = await shell.run(mountVolumeScript, {
-        VolumeId: volumeId,
-        TargetPath: targetPath,
-      });
+    async mountVolume(
+      volumeId: string,
+      targetPath: string,
+      context?: CallContext,
+    ): Promise<MountOutcome> {
+      const out = await run(
+        mountVolumeScript,
+        { VolumeId: volumeId, TargetPath: targetPath },
+        context,
+      );
       return parseMountOutcome(out);
     },
-    async unmountVolume(volumeId: string, targetPath: string): Promise<UnmountOutcome> {
-      const out = await shell.run(unmountVolumeScript, {
-        VolumeId: volumeId,
-        TargetPath: targetPath,
-      });
+    async unmountVolume(
+      volumeId: string,
+      targetPath: string,
+      context?: CallContext,
+    ): Promise<UnmountOutcome> {
+      const out = await run(
+        unmountVolumeScript,
+        { VolumeId: volumeId, TargetPath: targetPath },
+        context,
+      );
       return parseUnmountOutcome(out);
     },
-    async getPartitionSizes(volumeId: string, includeMaximum: boolean): Promise<PartitionSizes> {
-      const out = await shell.run(getPartitionSizesScript, {
-        VolumeId: volumeId,
-        IncludeMaximum: includeMaximum,
-      });
+    async getPartitionSizes(
+      volumeId: string,
+      includeMaximum: boolean,
+      context?: CallContext,
+    ): Promise<PartitionSizes> {
+      const out = await run(
+        getPartitionSizesScript,
+        { VolumeId: volumeId, IncludeMaximum: includeMaximum },
+        context,
+      );
       return parsePartitionSizes(out);
     },
-    async resizePartition(volumeId: string, sizeBytes: bigint) {
-      await shell.run(resizePartitionScript, { VolumeId: volumeId, Size: toByteCount(sizeBytes) });
+    async resizePartition(volumeId: string, sizeBytes: bigint, context?: CallContext) {
+      await run(
+        resizePartitionScript,
+        { VolumeId: volumeId, Size: toByteCount(sizeBytes) },
+        context,
+      );
     },
-    async getDiskNumbers(volumeId: string): Promise<number[]> {
-      return parseDiskNumbers(await shell.run(getDiskNumbersScript, { VolumeId: volumeId }));
+    async getDiskNumbers(volumeId: string, context?: CallContext): Promise<number[]> {
+      return parseDiskNumbers(await run(getDiskNumbersScript, { VolumeId: volumeId }, context));
     },
-    async writeVolumeCache(volumeId: string) {
-      await shell.run(writeVolumeCacheScript, { VolumeId: volumeId });
+    async writeVolumeCache(volumeId: string, context?: CallContext) {
+      await run(writeVolumeCacheScript, { VolumeId: volumeId }, context);
     },
-    async resolveMountTarget(targetPath: string, maxDepth: number): Promise<PathLookup> {
-      const out = await shell.run(resolveMountTargetScript, {
-        TargetPath: targetPath,
-        MaxDepth: maxDepth,
-      });
+    async resolveMountTarget(
+      targetPath: string,
+      maxDepth: number,
+      context?: CallContext,
+    ): Promise<PathLookup> {
+      const out = await run(
+        resolveMountTargetScript,
+        { TargetPath: targetPath, MaxDepth: maxDepth },
+        context,
+      );
       return parsePathLookup(out);
     },
-    async findClosestVolume(targetPath: string, maxSteps: number): Promise<PathLookup> {
-      const out = await shell.run(findClosestVolumeScript, {
-        TargetPath: targetPath,
-        MaxSteps: maxSteps,
-      });
+    async findClosestVolume(
+      targetPath: string,
+      maxSteps: number,
+      context?: CallContext,
+    ): Promise<PathLookup> {
+      const out = await run(
+        findClosestVolumeScript,
+        { TargetPath: targetPath, MaxSteps: maxSteps },
+        context,
+      );
       return parsePathLookup(out);
     },
   };

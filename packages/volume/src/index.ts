@@ -44,4 +44,4 @@ export type {
 } from "./types.js";
 // Error guards and the shared empty response, so a driver using this group alone needs no exec import.
 export { CsiProxyError, isCsiProxyError } from "@csi-proxy/exec";
-export type { CsiProxyErrorCode, EmptyResponse } from "@csi-proxy/exec";
+export type { CallOptions, CsiProxyErrorCode, EmptyResponse } from "@csi-proxy/exec";

@@ -3,6 +3,9 @@ import {
   createKeyedLock,
   groupOptions,
   pathStyleOption,
+  withCallContext,
+  type CallContext,
+  type CallOptions,
   type HostBinding,
   type KeyedLock,
 } from "@csi-proxy/exec";
@@ -62,7 +65,9 @@ const volumeLocks: KeyedLock = createKeyedLock();
 /**
  * The volume API group: format, mount, resize, stats and path-to-volume lookups. Every method
  * validates its request before any process starts, then runs one host call (two for a resize)
- * while holding per-volume, per-disk or per-path locks.
+ * while holding per-volume, per-disk or per-path locks. The optional second argument,
+ * `{ signal?, timeoutMs? }`, bounds the whole method (lock wait and every script): once it aborts
+ * or expires the method fails with `ABORTED` or `TIMEOUT`.
  *
  * @example
  * ```ts
@@ -72,13 +77,16 @@ const volumeLocks: KeyedLock = createKeyedLock();
  * const { volumeIds } = await volume.listVolumesOnDisk({ diskNumber: 2 });
  * const volumeId = volumeIds[0]!;
  * if (!(await volume.isVolumeFormatted({ volumeId })).formatted) await volume.formatVolume({ volumeId });
- * await volume.mountVolume({ volumeId, targetPath: "C:\\var\\lib\\kubelet\\staging\\pv-1" });
+ * await volume.mountVolume(
+ *   { volumeId, targetPath: "C:\\var\\lib\\kubelet\\staging\\pv-1" },
+ *   { timeoutMs: 30_000 },
+ * );
  * await volume.close();
  * ```
  */
 export class Volume {
-  private readonly binding: HostBinding<VolumeHost>;
-  private readonly locks: KeyedLock = volumeLocks;
+  readonly #binding: HostBinding<VolumeHost>;
+  readonly #locks: KeyedLock = volumeLocks;
   /** The path rules applied to `targetPath`. */
   readonly pathStyle: PathStyle;
 
@@ -88,64 +96,110 @@ export class Volume {
    */
   constructor(options: VolumeOptions = {}) {
     this.pathStyle = pathStyleOption(groupOptions(options, "Volume")("pathStyle"));
-    this.binding = bindHost("Volume", options, createPowerShellVolumeHost);
+    this.#binding = bindHost("Volume", options, createPowerShellVolumeHost);
   }
 
-  private get host(): VolumeHost {
-    return this.binding.host;
+  get #host(): VolumeHost {
+    return this.#binding.host;
   }
 
-  /** Volume ids of a disk (partition 0 or absent: all partitions); an empty list when there are none. */
-  async listVolumesOnDisk(request: ListVolumesOnDiskRequest): Promise<ListVolumesOnDiskResponse> {
+  /**
+   * Volume ids of a disk (partition 0 or absent: all partitions); an empty list when there are none.
+   * Cancelled: nothing has changed (a read); retry freely.
+   */
+  async listVolumesOnDisk(
+    request: ListVolumesOnDiskRequest,
+    options?: CallOptions,
+  ): Promise<ListVolumesOnDiskResponse> {
     request = assertRequest(request);
     const diskNumber = validateUint32(request.diskNumber, "diskNumber");
     const partitionNumber = validateUint32(request.partitionNumber ?? 0, "partitionNumber");
-    const volumeIds = await this.run(`disk:${diskNumber}`, `Disk ${diskNumber}`, "", () =>
-      this.host.listVolumeIds(diskNumber, partitionNumber),
+    const volumeIds = await withCallContext("listVolumesOnDisk", options, (context) =>
+      this.#run(`disk:${diskNumber}`, `Disk ${diskNumber}`, "", context, () =>
+        this.#host.listVolumeIds(diskNumber, partitionNumber, context),
+      ),
     );
     return { volumeIds };
   }
 
-  /** Mounts the volume at an existing empty folder; succeeds without change if it is already there. */
-  async mountVolume(request: MountVolumeRequest): Promise<MountVolumeResponse> {
+  /**
+   * Mounts the volume at an existing empty folder; succeeds without change if it is already there.
+   * Cancelled: the access path may have been added; a retry is safe, as it finds this volume
+   * mounted there and succeeds with `alreadyMounted: true`.
+   */
+  async mountVolume(
+    request: MountVolumeRequest,
+    options?: CallOptions,
+  ): Promise<MountVolumeResponse> {
     request = assertRequest(request);
     const volumeId = validateVolumeId(request.volumeId);
     const targetPath = validateTargetPath(request.targetPath, this.pathStyle);
     const keys = [volumeKey(volumeId), pathKey(targetPath, this.pathStyle)];
-    const outcome = await this.run(keys, `Volume ${volumeId} or path ${targetPath}`, volumeId, () =>
-      this.host.mountVolume(volumeId, targetPath),
+    const outcome = await withCallContext("mountVolume", options, (context) =>
+      this.#run(keys, `Volume ${volumeId} or path ${targetPath}`, volumeId, context, () =>
+        this.#host.mountVolume(volumeId, targetPath, context),
+      ),
     );
     return mountResponse(outcome, targetPath);
   }
 
-  /** Flushes the volume's cache, then unmounts it from the folder; succeeds if it was not mounted there. */
-  async unmountVolume(request: UnmountVolumeRequest): Promise<UnmountVolumeResponse> {
+  /**
+   * Flushes the volume's cache, then unmounts it from the folder; succeeds if it was not mounted
+   * there. Cancelled: the cache may have been flushed and the access path removed; a retry is
+   * safe, as it flushes again and succeeds with `wasMounted: false` once the path is gone.
+   */
+  async unmountVolume(
+    request: UnmountVolumeRequest,
+    options?: CallOptions,
+  ): Promise<UnmountVolumeResponse> {
     request = assertRequest(request);
     const volumeId = validateVolumeId(request.volumeId);
     const targetPath = validateTargetPath(request.targetPath, this.pathStyle);
     const keys = [volumeKey(volumeId), pathKey(targetPath, this.pathStyle)];
-    const outcome = await this.run(keys, `Volume ${volumeId}`, volumeId, () =>
-      this.host.unmountVolume(volumeId, targetPath),
+    const outcome = await withCallContext("unmountVolume", options, (context) =>
+      this.#run(keys, `Volume ${volumeId}`, volumeId, context, () =>
+        this.#host.unmountVolume(volumeId, targetPath, context),
+      ),
     );
     return unmountResponse(outcome, targetPath);
   }
 
-  /** Whether the volume has any file system (NTFS, ReFS, FAT32, ...). */
-  async isVolumeFormatted(request: IsVolumeFormattedRequest): Promise<IsVolumeFormattedResponse> {
+  /**
+   * Whether the volume has any file system (NTFS, ReFS, FAT32, ...).
+   * Cancelled: nothing has changed (a read); retry freely.
+   */
+  async isVolumeFormatted(
+    request: IsVolumeFormattedRequest,
+    options?: CallOptions,
+  ): Promise<IsVolumeFormattedResponse> {
     request = assertRequest(request);
     const volumeId = validateVolumeId(request.volumeId);
-    const info = await this.onVolume(volumeId, () => this.host.getVolume(volumeId));
+    const info = await withCallContext("isVolumeFormatted", options, (context) =>
+      this.#onVolume(volumeId, context, () => this.#host.getVolume(volumeId, context)),
+    );
     const type = info.fileSystemType.trim().toLowerCase();
     return { formatted: type !== "" && type !== "unknown" && type !== "0" };
   }
 
-  /** Quick-formats the volume (NTFS unless `fileSystem` says ReFS), always: check {@link isVolumeFormatted} first. */
-  async formatVolume(request: FormatVolumeRequest): Promise<FormatVolumeResponse> {
+  /**
+   * Quick-formats the volume (NTFS unless `fileSystem` says ReFS), always: check
+   * {@link isVolumeFormatted} first. Cancelled: the volume may already be formatted, or left RAW
+   * (Windows documents no state in between); retrying the driver's check-then-format is safe,
+   * as a formatted volume is not formatted again and a RAW one is formatted afresh.
+   */
+  async formatVolume(
+    request: FormatVolumeRequest,
+    options?: CallOptions,
+  ): Promise<FormatVolumeResponse> {
     request = assertRequest(request);
     const volumeId = validateVolumeId(request.volumeId);
     const fileSystem = validateFileSystem(request.fileSystem);
     const label = validateLabel(request.label);
-    await this.onVolume(volumeId, () => this.host.formatVolume(volumeId, fileSystem, label));
+    await withCallContext("formatVolume", options, (context) =>
+      this.#onVolume(volumeId, context, () =>
+        this.#host.formatVolume(volumeId, fileSystem, label, context),
+      ),
+    );
     return {};
   }
 
@@ -153,108 +207,149 @@ export class Volume {
    * Grows the volume's partition (and file system) to `sizeBytes`, clamped to the supported
    * maximum, or to the maximum when it is 0. Shrink requests and growth below 100 MiB (measured
    * after clamping) succeed without change (`resized: false`).
+   * Cancelled: the partition may already have grown; a retry is safe, as it reads the size again
+   * and grows only what is still missing (`resized: false` when the first call finished the job).
    */
-  async resizeVolume(request: ResizeVolumeRequest): Promise<ResizeVolumeResponse> {
+  async resizeVolume(
+    request: ResizeVolumeRequest,
+    options?: CallOptions,
+  ): Promise<ResizeVolumeResponse> {
     request = assertRequest(request);
     const volumeId = validateVolumeId(request.volumeId);
     const requested = validateSizeBytes(request.sizeBytes);
-    return this.onVolume(volumeId, async () => {
-      const sizes = await this.partitionSizes(volumeId, requested === 0n);
-      if (requested === 0n && sizes.sizeMax === undefined)
-        throw new SupportedSizeUnavailableError(volumeId);
-      const decision = resizeDecision(sizes.size, requested, sizes.sizeMax);
-      if (!decision.resize) return { resized: false };
-      await this.host.resizePartition(volumeId, decision.target);
-      return { resized: true };
-    });
+    return withCallContext("resizeVolume", options, (context) =>
+      this.#onVolume(volumeId, context, async () => {
+        const sizes = await this.#partitionSizes(volumeId, requested === 0n, context);
+        if (requested === 0n && sizes.sizeMax === undefined)
+          throw new SupportedSizeUnavailableError(volumeId);
+        const decision = resizeDecision(sizes.size, requested, sizes.sizeMax);
+        if (!decision.resize) return { resized: false };
+        await this.#host.resizePartition(volumeId, decision.target, context);
+        return { resized: true };
+      }),
+    );
   }
 
-  /** File-system size and used bytes of the volume. */
-  async getVolumeStats(request: GetVolumeStatsRequest): Promise<GetVolumeStatsResponse> {
+  /**
+   * File-system size and used bytes of the volume.
+   * Cancelled: nothing has changed (a read); retry freely.
+   */
+  async getVolumeStats(
+    request: GetVolumeStatsRequest,
+    options?: CallOptions,
+  ): Promise<GetVolumeStatsResponse> {
     request = assertRequest(request);
     const volumeId = validateVolumeId(request.volumeId);
-    const info = await this.onVolume(volumeId, () => this.host.getVolume(volumeId));
+    const info = await withCallContext("getVolumeStats", options, (context) =>
+      this.#onVolume(volumeId, context, () => this.#host.getVolume(volumeId, context)),
+    );
     const used = info.size > info.sizeRemaining ? info.size - info.sizeRemaining : 0n;
     return { totalBytes: toByteCount(info.size), usedBytes: toByteCount(used) };
   }
 
-  /** The number of the disk holding the volume. */
+  /**
+   * The number of the disk holding the volume.
+   * Cancelled: nothing has changed (a read); retry freely.
+   */
   async getDiskNumberFromVolumeId(
     request: GetDiskNumberFromVolumeIdRequest,
+    options?: CallOptions,
   ): Promise<GetDiskNumberFromVolumeIdResponse> {
     request = assertRequest(request);
     const volumeId = validateVolumeId(request.volumeId);
-    const numbers = await this.onVolume(volumeId, () => this.host.getDiskNumbers(volumeId));
+    const numbers = await withCallContext("getDiskNumberFromVolumeId", options, (context) =>
+      this.#onVolume(volumeId, context, () => this.#host.getDiskNumbers(volumeId, context)),
+    );
     const diskNumber = singleDiskNumber(volumeId, numbers);
     return { diskNumber };
   }
 
-  /** The volume mounted at the path, following links (at most 256); NOT_FOUND if it is no mount. */
+  /**
+   * The volume mounted at the path, following links (at most 256); NOT_FOUND if it is no mount.
+   * Cancelled: nothing has changed (a read); retry freely.
+   */
   async getVolumeIdFromTargetPath(
     request: GetVolumeIdFromTargetPathRequest,
+    options?: CallOptions,
   ): Promise<GetVolumeIdFromTargetPathResponse> {
     request = assertRequest(request);
     const targetPath = validateTargetPath(request.targetPath, this.pathStyle);
-    const lookup = await this.run(
-      pathKey(targetPath, this.pathStyle),
-      `Path ${targetPath}`,
-      "",
-      () => this.host.resolveMountTarget(targetPath, maxPathSteps),
+    const lookup = await withCallContext("getVolumeIdFromTargetPath", options, (context) =>
+      this.#run(pathKey(targetPath, this.pathStyle), `Path ${targetPath}`, "", context, () =>
+        this.#host.resolveMountTarget(targetPath, maxPathSteps, context),
+      ),
     );
     return { volumeId: lookupVolumeId(targetPath, lookup) };
   }
 
-  /** The volume holding the path: follows links, walks up, ends at the drive (or root) volume. */
+  /**
+   * The volume holding the path: follows links, walks up, ends at the drive (or root) volume.
+   * Cancelled: nothing has changed (a read); retry freely.
+   */
   async getClosestVolumeIdFromTargetPath(
     request: GetClosestVolumeIdFromTargetPathRequest,
+    options?: CallOptions,
   ): Promise<GetClosestVolumeIdFromTargetPathResponse> {
     request = assertRequest(request);
     const targetPath = validateTargetPath(request.targetPath, this.pathStyle);
-    const lookup = await this.run(
-      pathKey(targetPath, this.pathStyle),
-      `Path ${targetPath}`,
-      "",
-      () => this.host.findClosestVolume(targetPath, maxPathSteps),
+    const lookup = await withCallContext("getClosestVolumeIdFromTargetPath", options, (context) =>
+      this.#run(pathKey(targetPath, this.pathStyle), `Path ${targetPath}`, "", context, () =>
+        this.#host.findClosestVolume(targetPath, maxPathSteps, context),
+      ),
     );
     return { volumeId: lookupVolumeId(targetPath, lookup) };
   }
 
-  /** Flushes the volume's file-system cache to disk. */
-  async writeVolumeCache(request: WriteVolumeCacheRequest): Promise<WriteVolumeCacheResponse> {
+  /**
+   * Flushes the volume's file-system cache to disk.
+   * Cancelled: part of the cache may have been flushed; a flush is repeatable, so a retry is safe.
+   */
+  async writeVolumeCache(
+    request: WriteVolumeCacheRequest,
+    options?: CallOptions,
+  ): Promise<WriteVolumeCacheResponse> {
     request = assertRequest(request);
     const volumeId = validateVolumeId(request.volumeId);
-    await this.onVolume(volumeId, () => this.host.writeVolumeCache(volumeId));
+    await withCallContext("writeVolumeCache", options, (context) =>
+      this.#onVolume(volumeId, context, () => this.#host.writeVolumeCache(volumeId, context)),
+    );
     return {};
   }
 
   /** Closes the PowerShell host this instance created (an injected `shell` or `host` is left open). */
   async close(): Promise<void> {
-    await this.binding.close();
+    await this.#binding.close();
   }
 
   // The maximum is always asked for; only a size-0 request needs it, so for an explicit size a
   // failed Get-PartitionSupportedSize (defragsvc, StorageWMI 4) means "no clamp", not a failure.
-  private async partitionSizes(volumeId: string, required: boolean): Promise<PartitionSizes> {
+  async #partitionSizes(
+    volumeId: string,
+    required: boolean,
+    context: CallContext,
+  ): Promise<PartitionSizes> {
     try {
-      return await this.host.getPartitionSizes(volumeId, true);
+      return await this.#host.getPartitionSizes(volumeId, true, context);
     } catch (error) {
       if (required || !isSupportedSizeFailure(error)) throw error;
-      return this.host.getPartitionSizes(volumeId, false);
+      return this.#host.getPartitionSizes(volumeId, false, context);
     }
   }
 
-  private onVolume<T>(volumeId: string, work: () => Promise<T>): Promise<T> {
-    return this.run(volumeKey(volumeId), `Volume ${volumeId}`, volumeId, work);
+  #onVolume<T>(volumeId: string, context: CallContext, work: () => Promise<T>): Promise<T> {
+    return this.#run(volumeKey(volumeId), `Volume ${volumeId}`, volumeId, context, work);
   }
 
-  private async run<T>(
+  // A lock wait abandoned on the context's signal never runs `work`.
+  async #run<T>(
     keys: string | string[],
     subject: string,
     volumeId: string,
+    context: CallContext,
     work: () => Promise<T>,
   ): Promise<T> {
     try {
-      return await this.locks.run(keys, work);
+      return await this.#locks.run(keys, work, context.signal);
     } catch (error) {
       throw toVolumeError(error, subject, volumeId);
     }

@@ -4,6 +4,9 @@ import { isSupportedSizeUnavailableError, Volume, type VolumeInfo } from "../src
 import type { VolumeHost } from "../src/host-types.js";
 import { fakeHost, mib, psError, volumeA, volumeB } from "./fake-host.js";
 
+/** The calling method's context, handed to every host call. */
+const context = expect.objectContaining({ signal: expect.any(AbortSignal) }) as unknown;
+
 async function codeOf(call: Promise<unknown>): Promise<string> {
   try {
     await call;
@@ -125,7 +128,7 @@ describe("listVolumesOnDisk", () => {
     const host = fakeHost({ listVolumeIds: () => Promise.resolve([]) });
     const volume = new Volume({ host });
     expect(await volume.listVolumesOnDisk({ diskNumber: 3 })).toEqual({ volumeIds: [] });
-    expect(host.listVolumeIds).toHaveBeenCalledWith(3, 0);
+    expect(host.listVolumeIds).toHaveBeenCalledWith(3, 0, context);
   });
 
   it("passes a partition number through", async () => {
@@ -133,7 +136,7 @@ describe("listVolumesOnDisk", () => {
     expect(
       await new Volume({ host }).listVolumesOnDisk({ diskNumber: 1, partitionNumber: 2 }),
     ).toEqual({ volumeIds: [volumeA] });
-    expect(host.listVolumeIds).toHaveBeenCalledWith(1, 2);
+    expect(host.listVolumeIds).toHaveBeenCalledWith(1, 2, context);
   });
 
   it("maps a missing disk to NOT_FOUND", async () => {
@@ -270,9 +273,9 @@ describe("isVolumeFormatted, formatVolume, stats, disk number, cache", () => {
     const host = fakeHost({ formatVolume: () => Promise.resolve() });
     const volume = new Volume({ host });
     expect(await volume.formatVolume({ volumeId: volumeA })).toEqual({});
-    expect(host.formatVolume).toHaveBeenLastCalledWith(volumeA, "NTFS", "");
+    expect(host.formatVolume).toHaveBeenLastCalledWith(volumeA, "NTFS", "", context);
     await volume.formatVolume({ volumeId: volumeA, fileSystem: "ReFS", label: "data" });
-    expect(host.formatVolume).toHaveBeenLastCalledWith(volumeA, "ReFS", "data");
+    expect(host.formatVolume).toHaveBeenLastCalledWith(volumeA, "ReFS", "data", context);
   });
 
   it("reports Size and Size - SizeRemaining, exact beyond 2^53", async () => {
@@ -304,7 +307,7 @@ describe("isVolumeFormatted, formatVolume, stats, disk number, cache", () => {
   it("flushes the cache", async () => {
     const host = fakeHost({ writeVolumeCache: () => Promise.resolve() });
     expect(await new Volume({ host }).writeVolumeCache({ volumeId: volumeA })).toEqual({});
-    expect(host.writeVolumeCache).toHaveBeenCalledWith(volumeA);
+    expect(host.writeVolumeCache).toHaveBeenCalledWith(volumeA, context);
   });
 });
 
@@ -324,11 +327,11 @@ describe("resizeVolume", () => {
     expect(await volume.resizeVolume({ volumeId: volumeA, sizeBytes: 0 })).toEqual({
       resized: true,
     });
-    expect(host.getPartitionSizes).toHaveBeenCalledWith(volumeA, true);
-    expect(host.resizePartition).toHaveBeenCalledWith(volumeA, 2048n * mib);
+    expect(host.getPartitionSizes).toHaveBeenCalledWith(volumeA, true, context);
+    expect(host.resizePartition).toHaveBeenCalledWith(volumeA, 2048n * mib, context);
     await volume.resizeVolume({ volumeId: volumeA, sizeBytes: 1536 * 1024 * 1024 });
-    expect(host.getPartitionSizes).toHaveBeenLastCalledWith(volumeA, true);
-    expect(host.resizePartition).toHaveBeenLastCalledWith(volumeA, 1536n * mib);
+    expect(host.getPartitionSizes).toHaveBeenLastCalledWith(volumeA, true, context);
+    expect(host.resizePartition).toHaveBeenLastCalledWith(volumeA, 1536n * mib, context);
   });
 
   it("clamps an explicit size above SizeMax to SizeMax (N1: GPT disks)", async () => {
@@ -336,7 +339,7 @@ describe("resizeVolume", () => {
     expect(await volume.resizeVolume({ volumeId: volumeA, sizeBytes: 2048n * mib })).toEqual({
       resized: true,
     });
-    expect(host.resizePartition).toHaveBeenCalledWith(volumeA, 2030n * mib);
+    expect(host.resizePartition).toHaveBeenCalledWith(volumeA, 2030n * mib, context);
   });
 
   it("applies the 100 MiB rule after clamping", async () => {
@@ -357,10 +360,10 @@ describe("resizeVolume", () => {
       await new Volume({ host }).resizeVolume({ volumeId: volumeA, sizeBytes: 2048n * mib }),
     ).toEqual({ resized: true });
     expect(sizes.mock.calls).toEqual([
-      [volumeA, true],
-      [volumeA, false],
+      [volumeA, true, context],
+      [volumeA, false, context],
     ]);
-    expect(host.resizePartition).toHaveBeenCalledWith(volumeA, 2048n * mib);
+    expect(host.resizePartition).toHaveBeenCalledWith(volumeA, 2048n * mib, context);
   });
 
   it.each([
@@ -380,7 +383,7 @@ describe("resizeVolume", () => {
     expect(
       await volume.resizeVolume({ volumeId: volumeA, sizeBytes: current + 100n * mib }),
     ).toEqual({ resized: true });
-    expect(host.resizePartition).toHaveBeenCalledWith(volumeA, current + 100n * mib);
+    expect(host.resizePartition).toHaveBeenCalledWith(volumeA, current + 100n * mib, context);
   });
 
   it("skips when SizeMax is within 100 MiB (the 'extent less than 1MB' failure upstream hit)", async () => {
@@ -438,8 +441,8 @@ describe("target path lookups", () => {
     expect(await volume.getClosestVolumeIdFromTargetPath({ targetPath: winPath })).toEqual({
       volumeId: volumeB,
     });
-    expect(host.resolveMountTarget).toHaveBeenCalledWith(winPath, 256);
-    expect(host.findClosestVolume).toHaveBeenCalledWith(winPath, 256);
+    expect(host.resolveMountTarget).toHaveBeenCalledWith(winPath, 256, context);
+    expect(host.findClosestVolume).toHaveBeenCalledWith(winPath, 256, context);
   });
 
   it.each([
