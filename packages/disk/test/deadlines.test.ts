@@ -1,4 +1,10 @@
-import type { Params, PowerShell, RunOptions, Script } from "@csi-proxy/exec";
+import {
+  CsiProxyError,
+  type Params,
+  type PowerShell,
+  type RunOptions,
+  type Script,
+} from "@csi-proxy/exec";
 import { describeWithPwsh } from "@csi-proxy/test-utils";
 import type { Simulator } from "@csi-proxy/winsim";
 import { describe, expect, it } from "vitest";
@@ -129,6 +135,35 @@ describe("a Disk call waiting for its disk's lock", () => {
     release.open();
     await holder;
     expect(host.methods().filter((m) => m === "getDisk")).toHaveLength(1);
+  });
+});
+
+describe("a cancelled step that took effect anyway", () => {
+  // Ending PowerShell may not stop the Storage service's operation: the less convenient case.
+  class LateHost extends FakeDiskHost {
+    override async createPartition(diskNumber: number): Promise<void> {
+      await super.createPartition(diskNumber);
+      throw new CsiProxyError("partitionDisk was aborted.", { code: "ABORTED" });
+    }
+  }
+
+  it("partitionDisk: the retry finds the partition and creates no second one", async () => {
+    const host = new LateHost([
+      {
+        number: 1,
+        partitionStyle: 0,
+        isOffline: false,
+        isReadOnly: false,
+        size: GiB,
+        partitions: [],
+      },
+    ]);
+    const disk = new Disk({ host });
+    expect((await failure(disk.partitionDisk({ diskNumber: 1 }))).code).toBe("ABORTED");
+    host.calls.length = 0;
+    expect(await disk.partitionDisk({ diskNumber: 1 })).toEqual({});
+    expect(host.methods()).toEqual(["getDisk", "countDataPartitions"]);
+    expect(host.disks.get(1)?.partitions).toEqual(["reserved", "basic"]);
   });
 });
 
