@@ -136,6 +136,9 @@ export class MemoryWindowsHost implements FilesystemHost {
   }
 
   symlink(target: string, path: string): Promise<void> {
+    this.calls.push(`symlink ${path}`);
+    // CreateSymbolicLinkW fails with ERROR_ALREADY_EXISTS, which libuv maps to EEXIST.
+    if (this.get(path)) return Promise.reject(errno("EEXIST", path));
     this.entries.set(path.toLowerCase(), { kind: "link", target });
     return Promise.resolve();
   }
