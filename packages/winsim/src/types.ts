@@ -138,8 +138,14 @@ export interface FaultSpec {
   match?: Record<string, string | number | boolean>;
   /** How many calls it applies to; -1 = always. Default 1. */
   times?: number;
-  action: "error" | "delay" | "kill" | "noise" | "garbage";
+  /**
+   * `delay` sleeps before the cmdlet acts; `hangAfter` lets it act (state changed, call logged)
+   * and then sleeps before it answers, as a WMI method can finish on Windows after its caller
+   * was cancelled.
+   */
+  action: "error" | "delay" | "hangAfter" | "kill" | "noise" | "garbage";
   error?: FaultError;
+  /** `delay` and `hangAfter`: how long to sleep. Default 1000. */
   delayMs?: number;
   noise?: NoiseKind[];
   /** garbage: the text written to stdout. */

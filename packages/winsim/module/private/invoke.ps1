@@ -52,6 +52,8 @@ function Invoke-WinSimCommand {
     } finally {
         Exit-WinSimLock $wsLock
     }
+    # The change is made and logged; the caller hears nothing until the sleep ends (or it kills us).
+    if ($wsKind -eq 'hangAfter') { Start-Sleep -Milliseconds ([int](Get-WinSimField $wsFault 'delayMs' 1000)) }
     $wsThrow = $wsKind -eq 'error' -and (Test-WinSimFaultTerminating $wsFault)
     foreach ($item in $ctx.Items) {
         if ($item -is [System.Management.Automation.ErrorRecord]) {
