@@ -1,14 +1,7 @@
-import {
-  CsiProxyError,
-  type Params,
-  type PowerShell,
-  type RunOptions,
-  type Script,
-} from "@csi-proxy/exec";
 import { describeWithPwsh } from "@csi-proxy/test-utils";
 import type { Simulator } from "@csi-proxy/winsim";
 import { beforeEach, expect, it } from "vitest";
-import { Iscsi } from "../src/index.js";
+import type { Iscsi } from "../src/index.js";
 import { failure } from "./helpers.js";
 import { chapIqn, chapSecret, chapUser, openIqn, targetPortal, useSimHost } from "./sim-setup.js";
 
@@ -64,31 +57,11 @@ function outcome(sim: Simulator) {
   };
 }
 
-/**
- * A shell whose first run of `scriptName` runs to the end and then fails as cancelled: what a
- * caller sees when Windows' initiator service finished a login after the call was cancelled
- * (the login runs in the service, not in the PowerShell process that is ended).
- */
-function cancelledAfterRunning(
-  shell: PowerShell,
-  scriptName: string,
-  controller: AbortController,
-): PowerShell {
-  let armed = true;
-  return {
-    mode: shell.mode,
-    warmUp: (options) => shell.warmUp(options),
-    close: () => Promise.resolve(),
-    async run<T>(script: Script, params?: Params, options?: RunOptions): Promise<T> {
-      const result = await shell.run<T>(script, params, options);
-      if (armed && script.name === scriptName) {
-        armed = false;
-        controller.abort();
-        throw new CsiProxyError(`${script.name} was aborted.`, { code: "ABORTED" });
-      }
-      return result;
-    },
-  };
+/** Resolves once the simulator has logged a finished call of `command`. */
+async function logged(sim: Simulator, command: string): Promise<void> {
+  while (!sim.calls().some((call) => call.command === command)) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 describeWithPwsh("cancelling Iscsi methods on the simulated host", (pwsh) => {
@@ -138,16 +111,19 @@ describeWithPwsh("cancelling Iscsi methods on the simulated host", (pwsh) => {
         await iscsi.addTargetPortal({ targetPortal });
         await iscsi.connectTarget(login);
       });
-      const { sim, iscsi, shell } = host();
+      const { sim, iscsi } = host();
       await iscsi.addTargetPortal({ targetPortal });
+      sim.clearCalls();
+      // The login is made (the initiator service did it), then the cmdlet never answers.
+      sim.fault({ command: "Connect-IscsiTarget", action: "hangAfter", delayMs: hangMs });
       const controller = new AbortController();
-      const late = new Iscsi({
-        shell: cancelledAfterRunning(shell, "iscsi.connect", controller),
-      });
-      const error = await failure(late.connectTarget(login, { signal: controller.signal }));
-      expect(error.code).toBe("ABORTED");
+      const cancelled = iscsi.connectTarget(login, { signal: controller.signal });
+      await logged(sim, "Connect-IscsiTarget");
+      controller.abort();
+      expect((await failure(cancelled)).code).toBe("ABORTED");
       expect(outcome(sim).sessions).toHaveLength(1);
 
+      sim.clearFaults();
       sim.clearCalls();
       expect(await iscsi.connectTarget(login)).toEqual({});
       expect(host().commands()).not.toContain("Connect-IscsiTarget");
