@@ -9,7 +9,7 @@ import { describeWithPwsh } from "@csi-proxy/test-utils";
 import type { Simulator } from "@csi-proxy/winsim";
 import { describe, expect, it } from "vitest";
 import { createPowerShellDiskHost, Disk } from "../src/index.js";
-import { FakeDiskHost } from "./fake-host.js";
+import { FakeDiskHost, type FakeDisk } from "./fake-host.js";
 import { failure, GiB, useSimHost } from "./sim-setup.js";
 
 // Issue #11 §1: every method takes { signal?, timeoutMs? } covering its lock wait, every script
@@ -43,6 +43,18 @@ function call(disk: Disk, name: string, options: unknown): Promise<unknown> {
   const method = (disk as unknown as Record<string, Method>)[name];
   if (method === undefined || requests[name] === undefined) throw new Error(`no ${name}`);
   return method.call(disk, requests[name], options);
+}
+
+/** Disk 1, online, writable and RAW. */
+function rawDisk(): FakeDisk {
+  return {
+    number: 1,
+    partitionStyle: 0,
+    isOffline: false,
+    isReadOnly: false,
+    size: GiB,
+    partitions: [],
+  };
 }
 
 /** A promise and the function that settles it, for holding a host call open. */
@@ -80,16 +92,7 @@ describe("every Disk method's options", () => {
 describe("a Disk call waiting for its disk's lock", () => {
   /** Disk 1 RAW; the holder's first getDisk waits for `release`. */
   function held() {
-    const host = new FakeDiskHost([
-      {
-        number: 1,
-        partitionStyle: 0,
-        isOffline: false,
-        isReadOnly: false,
-        size: GiB,
-        partitions: [],
-      },
-    ]);
+    const host = new FakeDiskHost([rawDisk()]);
     const entered = gate();
     const release = gate();
     let first = true;
@@ -148,16 +151,7 @@ describe("a cancelled step that took effect anyway", () => {
   }
 
   it("partitionDisk: the retry finds the partition and creates no second one", async () => {
-    const host = new LateHost([
-      {
-        number: 1,
-        partitionStyle: 0,
-        isOffline: false,
-        isReadOnly: false,
-        size: GiB,
-        partitions: [],
-      },
-    ]);
+    const host = new LateHost([rawDisk()]);
     const disk = new Disk({ host });
     expect((await failure(disk.partitionDisk({ diskNumber: 1 }))).code).toBe("ABORTED");
     host.calls.length = 0;
