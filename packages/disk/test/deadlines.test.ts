@@ -5,7 +5,7 @@ import {
   type RunOptions,
   type Script,
 } from "@csi-proxy/exec";
-import { describeWithPwsh } from "@csi-proxy/test-utils";
+import { badCallOptions, describeWithPwsh, gate, publicMethods } from "@csi-proxy/test-utils";
 import type { Simulator } from "@csi-proxy/winsim";
 import { describe, expect, it } from "vitest";
 import { createPowerShellDiskHost, Disk } from "../src/index.js";
@@ -29,16 +29,6 @@ const requests: Record<string, object> = {
 
 type Method = (request: object, options?: unknown) => Promise<unknown>;
 
-/** Public methods, read from the prototype so a new one cannot be left out. */
-function publicMethods(): string[] {
-  return Object.getOwnPropertyNames(Disk.prototype).filter(
-    (name) =>
-      name !== "constructor" &&
-      name !== "close" &&
-      typeof Object.getOwnPropertyDescriptor(Disk.prototype, name)?.value === "function",
-  );
-}
-
 function call(disk: Disk, name: string, options: unknown): Promise<unknown> {
   const method = (disk as unknown as Record<string, Method>)[name];
   if (method === undefined || requests[name] === undefined) throw new Error(`no ${name}`);
@@ -57,23 +47,17 @@ function rawDisk(): FakeDisk {
   };
 }
 
-/** A promise and the function that settles it, for holding a host call open. */
-function gate(): { opened: Promise<void>; open: () => void } {
-  let open = (): void => undefined;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-}
-
 describe("every Disk method's options", () => {
   it("has a request in this table for every public method", () => {
-    expect(publicMethods().sort()).toEqual(Object.keys(requests).sort());
+    const names = publicMethods(new Disk({ host: new FakeDiskHost() })).map(([name]) => name);
+    expect(names.sort()).toEqual(Object.keys(requests).sort());
   });
 
   for (const name of Object.keys(requests)) {
     it(`${name} refuses bad options with INVALID_ARGUMENT before calling the host`, async () => {
       const host = new FakeDiskHost();
       const disk = new Disk({ host });
-      for (const options of [{ timeout: 5 }, { signal: {} }, { timeoutMs: 0 }, "x"]) {
+      for (const options of badCallOptions) {
         expect((await failure(call(disk, name, options))).code).toBe("INVALID_ARGUMENT");
       }
       expect(host.calls).toEqual([]);

@@ -22,8 +22,7 @@ import {
   type FilesystemHost,
 } from "../src/index.js";
 import { MemoryWindowsHost } from "./memory-host.js";
-
-type Call = (request: unknown, options?: unknown) => Promise<unknown>;
+import { gate, publicMethods } from "@csi-proxy/test-utils";
 
 let dir: string;
 
@@ -61,13 +60,6 @@ function recording(log: string[], base: FilesystemHost = createNodeFilesystemHos
   return host as unknown as FilesystemHost;
 }
 
-/** A promise the test settles, for holding a host call open. */
-function gate() {
-  let open = (): void => undefined;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-}
-
 // Public methods are found from the prototype; TypeScript `private` ones are read from the source.
 const privateNames = new Set(
   [
@@ -77,13 +69,6 @@ const privateNames = new Set(
     ).matchAll(/^\s+private (?:readonly |get |async )*(\w+)/gm),
   ].map((match) => match[1]),
 );
-
-function publicMethods(fs: Filesystem): [string, Call][] {
-  const proto = Object.getPrototypeOf(fs) as object;
-  return Object.getOwnPropertyNames(proto)
-    .filter((name) => name !== "constructor" && !privateNames.has(name))
-    .map((name) => [name, (Reflect.get(proto, name) as Call).bind(fs)]);
-}
 
 describe("every Filesystem method takes { signal?, timeoutMs? }", () => {
   const requests = (root: string): Record<string, unknown> => ({
@@ -97,7 +82,9 @@ describe("every Filesystem method takes { signal?, timeoutMs? }", () => {
   });
 
   it("the table of requests covers every public method", () => {
-    const names = publicMethods(new Filesystem({ pathStyle: "posix" })).map(([name]) => name);
+    const names = publicMethods(new Filesystem({ pathStyle: "posix" }), privateNames).map(
+      ([name]) => name,
+    );
     expect(names.sort()).toEqual(Object.keys(requests(dir)).sort());
   });
 
@@ -108,11 +95,11 @@ describe("every Filesystem method takes { signal?, timeoutMs? }", () => {
     ["a string", "x"],
     ["an aborted signal", { signal: AbortSignal.abort() }],
   ];
-  for (const [name] of publicMethods(new Filesystem({ pathStyle: "posix" }))) {
+  for (const [name] of publicMethods(new Filesystem({ pathStyle: "posix" }), privateNames)) {
     it.each(bad)(`${name} refuses %s before any fs call`, async (what, options) => {
       const log: string[] = [];
       const fs = new Filesystem({ host: recording(log), pathStyle: "posix", allowedRoots: [dir] });
-      const method = publicMethods(fs).find(([n]) => n === name)![1];
+      const method = publicMethods(fs, privateNames).find(([n]) => n === name)![1];
       const code = await codeOf(method(requests(dir)[name], options));
       expect(code).toBe(what === "an aborted signal" ? "ABORTED" : "INVALID_ARGUMENT");
       expect(log).toEqual([]);

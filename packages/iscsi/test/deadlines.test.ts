@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { Iscsi } from "../src/index.js";
 import { FakePowerShell } from "./fake-shell.js";
 import { failure, iqn, setup, targetPortal } from "./helpers.js";
+import { badCallOptions, gate, publicMethods, type MethodCall } from "@csi-proxy/test-utils";
 
 // Every method takes { signal?, timeoutMs? } covering its lock wait, its scripts and its
 // host-name lookups (issue #11 §1). Methods are read from the prototype (`#` members are not on
@@ -22,25 +23,10 @@ const requests: Record<string, unknown> = {
   setMutualChapSecret: { mutualChapSecret: "0123456789abcdef" },
 };
 
-type Call = (request: unknown, options?: unknown) => Promise<unknown>;
-
-function publicMethods(iscsi: Iscsi): [string, Call][] {
-  const proto = Object.getPrototypeOf(iscsi) as Record<string, unknown>;
-  return Object.getOwnPropertyNames(proto)
-    .filter((name) => name !== "constructor" && name !== "close")
-    .filter((name) => typeof Object.getOwnPropertyDescriptor(proto, name)?.value === "function")
-    .map((name) => [name, (proto[name] as Call).bind(iscsi)]);
-}
+type Call = MethodCall;
 
 function method(iscsi: Iscsi, name: string): Call {
   return publicMethods(iscsi).find(([n]) => n === name)?.[1] as Call;
-}
-
-/** A promise and the function that settles it. */
-function gate<T = void>() {
-  let open!: (value: T) => void;
-  const opened = new Promise<T>((resolve) => (open = resolve));
-  return { opened, open };
 }
 
 describe("options of every method", () => {
@@ -51,7 +37,7 @@ describe("options of every method", () => {
   });
 
   it.each(methods)("%s refuses bad options before touching the host", async (name) => {
-    for (const options of [{ timeout: 5 }, { signal: {} }, { timeoutMs: 0 }, "x", null]) {
+    for (const options of badCallOptions) {
       const { host, iscsi } = setup();
       const error = await failure(method(iscsi, name)(requests[name], options));
       expect(error.code).toBe("INVALID_ARGUMENT");

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { Smb, type LocalEntry } from "../src/index.js";
 import { FakeSmbHost, MemoryLinkHost } from "./fakes.js";
 import { failure } from "./sim-setup.js";
+import { gate, publicMethods, type MethodCall } from "@csi-proxy/test-utils";
 
 // Every method takes { signal?, timeoutMs? } covering its lock wait, its scripts and its link
 // work (issue #11 §1). Methods are read from the prototype, so a new one is covered here too.
@@ -20,7 +21,7 @@ const requests: Record<string, unknown> = {
   listSmbGlobalMappings: {},
 };
 
-type Call = (request: unknown, options?: unknown) => Promise<unknown>;
+type Call = MethodCall;
 
 /** Methods declared `private` in the class source: on the prototype, but not API. */
 const privateNames = new Set(
@@ -31,14 +32,6 @@ const privateNames = new Set(
   ].map((match) => match[1]),
 );
 
-function publicMethods(smb: Smb): [string, Call][] {
-  const proto = Object.getPrototypeOf(smb) as Record<string, unknown>;
-  return Object.getOwnPropertyNames(proto)
-    .filter((name) => name !== "constructor" && name !== "close" && !privateNames.has(name))
-    .filter((name) => typeof Object.getOwnPropertyDescriptor(proto, name)?.value === "function")
-    .map((name) => [name, (proto[name] as Call).bind(smb)]);
-}
-
 function recorded() {
   const host = new FakeSmbHost();
   const links = new MemoryLinkHost();
@@ -47,15 +40,8 @@ function recorded() {
   return { host, links, smb, touched };
 }
 
-/** A promise and the function that settles it. */
-function gate<T = void>() {
-  let open!: (value: T) => void;
-  const opened = new Promise<T>((resolve) => (open = resolve));
-  return { opened, open };
-}
-
 describe("options of every method", () => {
-  const methods = publicMethods(recorded().smb).map(([name]) => name);
+  const methods = publicMethods(recorded().smb, privateNames).map(([name]) => name);
 
   it("covers every public method", () => {
     expect(methods.sort()).toEqual(Object.keys(requests).sort());
@@ -72,7 +58,7 @@ describe("options of every method", () => {
     ];
     for (const options of bad) {
       const { smb, touched } = recorded();
-      const call = publicMethods(smb).find(([n]) => n === name)?.[1] as Call;
+      const call = publicMethods(smb, privateNames).find(([n]) => n === name)?.[1] as Call;
       expect((await failure(call(requests[name], options))).code).toBe("INVALID_ARGUMENT");
       expect(touched()).toEqual([]);
     }
@@ -80,7 +66,7 @@ describe("options of every method", () => {
 
   it.each(methods)("%s with an aborted signal is ABORTED and calls nothing", async (name) => {
     const { smb, touched } = recorded();
-    const call = publicMethods(smb).find(([n]) => n === name)?.[1] as Call;
+    const call = publicMethods(smb, privateNames).find(([n]) => n === name)?.[1] as Call;
     const signal = AbortSignal.abort(new Error("caller gave up"));
     expect((await failure(call(requests[name], { signal }))).code).toBe("ABORTED");
     expect(touched()).toEqual([]);
@@ -88,7 +74,7 @@ describe("options of every method", () => {
 
   it.each(methods)("%s succeeds with options that are not over", async (name) => {
     const { smb } = recorded();
-    const call = publicMethods(smb).find(([n]) => n === name)?.[1] as Call;
+    const call = publicMethods(smb, privateNames).find(([n]) => n === name)?.[1] as Call;
     const signal = new AbortController().signal;
     await expect(call(requests[name], { signal, timeoutMs: 60_000 })).resolves.toBeTypeOf("object");
   });

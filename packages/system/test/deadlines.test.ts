@@ -8,8 +8,7 @@ import {
 } from "../src/index.js";
 import { codes, FakeSystemHost, service, type FakeCall } from "./fake-host.js";
 import { FakeShell } from "./fake-shell.js";
-
-type Call = (request: unknown, options?: unknown) => Promise<unknown>;
+import { publicMethods } from "@csi-proxy/test-utils";
 
 /** A valid request for every public method; a method missing here fails the first test. */
 const requests: Record<string, unknown> = {
@@ -18,13 +17,6 @@ const requests: Record<string, unknown> = {
   startService: { name: "svc" },
   stopService: { name: "svc", force: true },
 };
-
-function publicMethods(system: System): [string, Call][] {
-  const proto = Object.getPrototypeOf(system) as Record<string, unknown>;
-  return Object.getOwnPropertyNames(proto)
-    .filter((name) => name !== "constructor" && name !== "close")
-    .map((name) => [name, (proto[name] as Call).bind(system)]);
-}
 
 async function codeOf(call: Promise<unknown>): Promise<string> {
   try {

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { Params, PowerShell, RunOptions, Script } from "@csi-proxy/exec";
-import { describeWithPwsh } from "@csi-proxy/test-utils";
+import { badCallOptions, describeWithPwsh, gate, publicMethods } from "@csi-proxy/test-utils";
 import type { Simulator } from "@csi-proxy/winsim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPowerShellVolumeHost, Volume } from "../src/index.js";
@@ -30,16 +30,6 @@ const requests: Record<string, object> = {
 
 type Method = (request: object, options?: unknown) => Promise<unknown>;
 
-/** Public methods, read from the prototype so a new one cannot be left out. */
-function publicMethods(): string[] {
-  return Object.getOwnPropertyNames(Volume.prototype).filter(
-    (name) =>
-      name !== "constructor" &&
-      name !== "close" &&
-      typeof Object.getOwnPropertyDescriptor(Volume.prototype, name)?.value === "function",
-  );
-}
-
 function call(volume: Volume, name: string, options: unknown): Promise<unknown> {
   const method = (volume as unknown as Record<string, Method>)[name];
   if (method === undefined || requests[name] === undefined) throw new Error(`no ${name}`);
@@ -51,23 +41,19 @@ function hostCalls(host: ReturnType<typeof fakeHost>): number {
   return Object.values(host).reduce((sum, fn) => sum + fn.mock.calls.length, 0);
 }
 
-/** A promise and the function that settles it, for holding a host call open. */
-function gate(): { opened: Promise<void>; open: () => void } {
-  let open = (): void => undefined;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-}
-
 describe("every Volume method's options", () => {
   it("has a request in this table for every public method", () => {
-    expect(publicMethods().sort()).toEqual(Object.keys(requests).sort());
+    const names = publicMethods(new Volume({ host: fakeHost(), pathStyle: "windows" })).map(
+      ([name]) => name,
+    );
+    expect(names.sort()).toEqual(Object.keys(requests).sort());
   });
 
   for (const name of Object.keys(requests)) {
     it(`${name} refuses bad options with INVALID_ARGUMENT before calling the host`, async () => {
       const host = fakeHost();
       const volume = new Volume({ host, pathStyle: "windows" });
-      for (const options of [{ timeout: 5 }, { signal: {} }, { timeoutMs: 0 }, "x"]) {
+      for (const options of badCallOptions) {
         expect(await codeOf(call(volume, name, options))).toBe("INVALID_ARGUMENT");
       }
       expect(hostCalls(host)).toBe(0);

@@ -69,3 +69,5 @@ export async function waitFor(
   }
   return check();
 }
+export { badCallOptions, gate, publicMethods } from "./methods.js";
+export type { MethodCall } from "./methods.js";
