@@ -16,7 +16,7 @@ import { describe, expect, it } from "vitest";
 // before it touches the host. Methods are enumerated from the class prototypes, so a new one is
 // covered without editing this file.
 
-type Method = (request?: unknown) => Promise<unknown>;
+type Method = (request?: unknown, options?: unknown) => Promise<unknown>;
 
 /** A host (or link host, or fs) that records every call and never does anything. */
 function recorder(calls: string[], name: string): never {
@@ -90,7 +90,7 @@ function publicMethods(group: Group): PublicMethod[] {
         {
           name: `${group.pkg}.${name}`,
           optional: fn.length === 0,
-          call: (request?: unknown) => fn.call(group.instance, request),
+          call: (...args: unknown[]) => fn.call(group.instance, ...args),
         },
       ];
     });
@@ -226,6 +226,90 @@ describe("every public method of every group refuses bad input before the host",
         }
       }),
       { numRuns: 40 },
+    );
+  });
+});
+
+describe("every public method of every group checks its call options before the host", () => {
+  const calls: string[] = [];
+  const methods = groups(calls).flatMap(publicMethods);
+  // The plausible record is a valid request for every method; the first test proves it.
+  const call = (method: PublicMethod, options: unknown) => method.call(plausible, options);
+
+  const notOptions = fc.oneof(
+    fc.constantFrom<unknown>(null, 0, Number.NaN, "", "fast", true, [], [{}], 10n),
+    fc
+      .string()
+      .filter((key) => key !== "signal" && key !== "timeoutMs" && key !== "__proto__")
+      .map((key) => ({ [key]: 1 })),
+    fc
+      .constantFrom<unknown>({}, "abort", 1, null, { aborted: true }, [], new EventTarget())
+      .map((signal) => ({ signal })),
+    fc
+      .oneof(
+        fc.integer({ max: 0 }),
+        fc.integer({ min: 2 ** 31, max: 2 ** 40 }),
+        fc.double({ noInteger: true }),
+        fc.constantFrom<unknown>("100", null, true, [], 10n),
+      )
+      .map((timeoutMs) => ({ timeoutMs })),
+    fc.constant(Object.defineProperty({}, "__proto__", { value: {}, enumerable: true })),
+  );
+
+  it("has a valid request for every method: an aborted signal is ABORTED and calls nothing", async () => {
+    for (const method of methods) {
+      calls.length = 0;
+      const code = await outcome(() => call(method, { signal: AbortSignal.abort() }));
+      expect({ method: method.name, code, calls }).toEqual({
+        method: method.name,
+        code: "ABORTED",
+        calls: [],
+      });
+    }
+  });
+
+  it("bad options are INVALID_ARGUMENT naming the option, and call nothing", async () => {
+    await fc.assert(
+      fc.asyncProperty(notOptions, async (options) => {
+        for (const method of methods) {
+          calls.length = 0;
+          let message = "";
+          const code = await outcome(() =>
+            call(method, options).catch((error: unknown) => {
+              message = error instanceof Error ? error.message : "";
+              throw error;
+            }),
+          );
+          expect({ method: method.name, code, calls }).toEqual({
+            method: method.name,
+            code: "INVALID_ARGUMENT",
+            calls: [],
+          });
+          expect(message).toMatch(/option|signal|timeoutMs/);
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("a signal aborted with any reason is ABORTED with that reason as cause", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.anything(), async (reason) => {
+        for (const method of methods) {
+          calls.length = 0;
+          const controller = new AbortController();
+          controller.abort(reason);
+          const error = await call(method, { signal: controller.signal }).then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+          expect(isCsiProxyError(error) && error.code).toBe("ABORTED");
+          // An undefined reason becomes the DOMException AbortSignal.abort() makes.
+          if (reason !== undefined) expect((error as Error).cause).toBe(reason);
+          expect(calls).toEqual([]);
+        }
+      }),
+      { numRuns: 30 },
     );
   });
 });
