@@ -17,6 +17,8 @@ export interface CliOptions {
   readonly io?: CliIo;
   /** Creates the groups a command uses; PowerShell on this machine, or the simulator. */
   readonly groups?: GroupsFactory;
+  /** Cancels the call in flight (`ABORTED`, its PowerShell process ended); the bin wires Ctrl-C. */
+  readonly signal?: AbortSignal;
 }
 
 const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
@@ -85,7 +87,7 @@ function commanderExit(error: CommanderError): number {
  */
 export async function runCli(argv: readonly string[], options: CliOptions = {}): Promise<number> {
   const io = options.io ?? processIo;
-  const session = new Session(io, options.groups ?? createGroups);
+  const session = new Session(io, options.groups ?? createGroups, options.signal);
   try {
     await createProgram(io, session).parseAsync([...argv], { from: "user" });
     return exitCodes.OK;

@@ -28,16 +28,49 @@ export interface Run {
   confirm(plan: readonly string[]): Promise<void>;
 }
 
+/**
+ * Every method of `group` (but `close`) called with `{ signal }` when the caller passed no
+ * options, so one Ctrl-C cancels whatever call is in flight, its lock wait and script included.
+ */
+function withSignal<G extends object>(group: G, signal: AbortSignal): G {
+  return new Proxy(group, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== "function" || property === "close") return value;
+      const method = value as (request: unknown, options: unknown) => unknown;
+      return (request: unknown, options?: unknown) =>
+        method.call(target, request, options ?? { signal });
+    },
+  });
+}
+
+function signalled(groups: CliGroups, signal: AbortSignal | undefined): CliGroups {
+  if (signal === undefined) return groups;
+  // A factory may hand out only the groups a command needs (tests do).
+  const wrap = <G>(group: G): G =>
+    typeof group === "object" && group !== null ? withSignal(group, signal) : group;
+  return {
+    disk: wrap(groups.disk),
+    volume: wrap(groups.volume),
+    smb: wrap(groups.smb),
+    iscsi: wrap(groups.iscsi),
+    system: wrap(groups.system),
+    close: () => groups.close(),
+  };
+}
+
 /** One invocation's state: the groups it created and the tracing it started, ended by `close`. */
 export class Session {
   readonly #io: CliIo;
   readonly #factory: GroupsFactory;
+  readonly #signal: AbortSignal | undefined;
   #groups: Promise<CliGroups> | undefined;
   #stopTrace: (() => void) | undefined;
 
-  constructor(io: CliIo, factory: GroupsFactory) {
+  constructor(io: CliIo, factory: GroupsFactory, signal?: AbortSignal) {
     this.#io = io;
     this.#factory = factory;
+    this.#signal = signal;
   }
 
   /** The {@link Run} of the command being acted on, from its parsed global options. */
@@ -49,7 +82,10 @@ export class Session {
     }
     return {
       json,
-      groups: () => (this.#groups ??= this.#factory({ simulate: options.simulate === true })),
+      groups: () =>
+        (this.#groups ??= this.#factory({ simulate: options.simulate === true }).then((groups) =>
+          signalled(groups, this.#signal),
+        )),
       progress: createProgress(io.stderr, !json),
       output: (data, human) => writeLine(io.stdout, json ? renderJson(data) : human()),
       confirm: (plan) => confirmChange(io, plan, options.yes === true),

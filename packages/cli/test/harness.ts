@@ -15,6 +15,8 @@ export interface RunSetup {
   readonly tty?: boolean;
   /** What the operator types at a prompt. */
   readonly input?: string;
+  /** Stands for Ctrl-C. */
+  readonly signal?: AbortSignal;
 }
 
 // A stream that says it is a terminal, with the cursor methods a spinner calls as no-ops.
@@ -43,6 +45,7 @@ export async function runIn(argv: readonly string[], setup: RunSetup = {}): Prom
   const code = await runCli(argv, {
     io,
     groups: setup.groups ?? (() => Promise.reject(new Error("this run must not reach the node"))),
+    ...(setup.signal === undefined ? {} : { signal: setup.signal }),
   });
   await new Promise((resolve) => setImmediate(resolve));
   return { code, stdout: stdout.text(), stderr: stderr.text() };

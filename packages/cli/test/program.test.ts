@@ -52,6 +52,33 @@ describe("exit codes", () => {
   });
 });
 
+describe("Ctrl-C", () => {
+  it("hands every group call the run's signal, so an interrupt ends the call in flight as ABORTED", async () => {
+    const interrupt = new AbortController();
+    const seen: unknown[] = [];
+    const groups = fakeGroups({
+      disk: {
+        getDiskStats: (_request: unknown, options: { signal: AbortSignal }) => {
+          seen.push(options);
+          // A group method ends its call when the signal aborts, as withCallContext does.
+          return new Promise((_, reject) => {
+            options.signal.addEventListener("abort", () =>
+              reject(new CsiProxyError("getDiskStats was aborted.", { code: "ABORTED" })),
+            );
+            interrupt.abort(new Error("interrupted (Ctrl-C)"));
+          });
+        },
+      },
+    });
+    const ran = await runIn(["disks", "show", "1"], { groups, signal: interrupt.signal });
+    expect(seen).toEqual([{ signal: interrupt.signal }]);
+    expect(ran).toMatchObject({
+      code: exitCodes.ABORTED,
+      stderr: "csi-proxy: ABORTED: getDiskStats was aborted.\n",
+    });
+  });
+});
+
 describe("usage", () => {
   it("--help lists the commands, the global options and the exit-code table", async () => {
     const ran = await runIn(["--help"]);
