@@ -5,8 +5,9 @@ export type { PowerShell } from "./powershell.js";
 export type { PowerShellOptions } from "./config.js";
 export type { EmptyResponse, ExecMode, ParamValue, Params, RunOptions } from "./types.js";
 export { CsiProxyError, isCsiProxyError, invalidArgument } from "./errors.js";
+export { brandedGuard } from "./brand.js";
 export type { CsiProxyErrorCode, CsiProxyErrorOptions } from "./errors.js";
-export { PowerShellError, parseErrorId } from "./powershell-error.js";
+export { PowerShellError, isPowerShellError, parseErrorId } from "./powershell-error.js";
 export type {
   PowerShellErrorRecord,
   PowerShellErrorDetails,

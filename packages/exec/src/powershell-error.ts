@@ -1,4 +1,5 @@
 import { CsiProxyError, type CsiProxyErrorCode } from "./errors.js";
+import { brandedGuard } from "./brand.js";
 import type { ExecMode } from "./types.js";
 
 /** A PowerShell error record, as the host script captured it (strings already redacted). */
@@ -104,6 +105,16 @@ Object.defineProperty(PowerShellError.prototype, "name", {
   writable: true,
   configurable: true,
 });
+
+const powerShellErrorGuard = brandedGuard(PowerShellError, "csi-proxy.exec.PowerShellError");
+
+/**
+ * Whether `value` is a {@link PowerShellError} from any installed copy of this package (a
+ * `Symbol.for` brand, so it works across duplicate installs where `instanceof` fails).
+ */
+export function isPowerShellError(value: unknown): value is PowerShellError {
+  return powerShellErrorGuard(value);
+}
 
 /** What a fully qualified error id says, in a form groups can branch on. */
 export interface ErrorIdInfo {
