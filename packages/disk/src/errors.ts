@@ -1,4 +1,5 @@
 import {
+  brandedGuard,
   CsiProxyError,
   isCsiProxyError,
   parseErrorId,
@@ -25,7 +26,12 @@ Object.defineProperty(DiskNotFoundError.prototype, "name", {
   configurable: true,
 });
 
-const readOnlyBrand = Symbol.for("csi-proxy.disk.read-only-error");
+const diskNotFoundGuard = brandedGuard(DiskNotFoundError, "csi-proxy.disk.DiskNotFoundError");
+
+/** Whether `value` is a {@link DiskNotFoundError} (from any installed copy, unlike `instanceof`). */
+export function isDiskNotFoundError(value: unknown): value is DiskNotFoundError {
+  return diskNotFoundGuard(value);
+}
 
 /**
  * `setDiskState({ isOnline: true, clearReadOnly: true })` brought the disk online (or found it
@@ -53,11 +59,12 @@ Object.defineProperty(DiskReadOnlyError.prototype, "name", {
   writable: true,
   configurable: true,
 });
-Object.defineProperty(DiskReadOnlyError.prototype, readOnlyBrand, { value: true });
+// The key predates the `csi-proxy.<group>.<Class>` scheme; kept so released copies still match.
+const readOnlyGuard = brandedGuard(DiskReadOnlyError, "csi-proxy.disk.read-only-error");
 
-/** Whether `value` is a {@link DiskReadOnlyError} (from any installed copy). */
+/** Whether `value` is a {@link DiskReadOnlyError} (from any installed copy, unlike `instanceof`). */
 export function isDiskReadOnlyError(value: unknown): value is DiskReadOnlyError {
-  return isCsiProxyError(value) && (value as { [readOnlyBrand]?: unknown })[readOnlyBrand] === true;
+  return readOnlyGuard(value);
 }
 
 /** The PowerShell error record of a failure, read structurally so duplicate installs still match. */

@@ -2,7 +2,12 @@ export { Disk } from "./disk.js";
 export type { DiskOptions } from "./disk.js";
 export { createPowerShellDiskHost } from "./host.js";
 export type { DiskHost, HostDisk, HostDiskId, HostDiskLocation } from "./host.js";
-export { DiskNotFoundError, DiskReadOnlyError, isDiskReadOnlyError } from "./errors.js";
+export {
+  DiskNotFoundError,
+  DiskReadOnlyError,
+  isDiskNotFoundError,
+  isDiskReadOnlyError,
+} from "./errors.js";
 export { diskScripts } from "./host.js";
 export type {
   DiskIds,

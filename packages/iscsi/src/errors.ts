@@ -1,5 +1,6 @@
 import { inspect } from "node:util";
 import {
+  brandedGuard,
   CsiProxyError,
   createRedactor,
   isCsiProxyError,
@@ -45,6 +46,16 @@ Object.defineProperty(IscsiError.prototype, "name", {
   configurable: true,
 });
 
+const iscsiErrorGuard = brandedGuard(IscsiError, "csi-proxy.iscsi.IscsiError");
+
+/**
+ * Whether `value` is an {@link IscsiError} (from any installed copy, unlike `instanceof`), so its
+ * `reason` and `hresult` can be read.
+ */
+export function isIscsiError(value: unknown): value is IscsiError {
+  return iscsiErrorGuard(value);
+}
+
 /** The PowerShell error record of a failure, read structurally so duplicate installs still match. */
 function recordOf(error: unknown): PowerShellErrorRecord | undefined {
   if (!isCsiProxyError(error)) return undefined;
@@ -87,8 +98,8 @@ export function withoutSecrets(error: unknown, secrets: readonly string[]): unkn
   if (redact(shown) === shown) return error;
   const message = redact(error instanceof Error ? error.message : String(error));
   const code = isCsiProxyError(error) ? error.code : "COMMAND_FAILED";
-  const reason = error instanceof IscsiError ? error.reason : "OTHER";
-  const hresult = error instanceof IscsiError ? error.hresult : undefined;
+  const reason = isIscsiError(error) ? error.reason : "OTHER";
+  const hresult = isIscsiError(error) ? error.hresult : undefined;
   return new IscsiError(message, { code, reason, hresult });
 }
 

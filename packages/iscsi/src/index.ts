@@ -17,7 +17,7 @@ export type { Portal } from "./portal.js";
 export { defaultIscsiPort } from "./portal.js";
 export { authenticationTypes } from "./auth.js";
 export type { CmdletAuthenticationType } from "./auth.js";
-export { IscsiError } from "./errors.js";
+export { IscsiError, isIscsiError } from "./errors.js";
 export type { IscsiErrorOptions } from "./errors.js";
 export type { IscsiErrorReason } from "./hresults.js";
 export type {

@@ -1,4 +1,9 @@
-import { CsiProxyError, isCsiProxyError, type PowerShellErrorRecord } from "@csi-proxy/exec";
+import {
+  brandedGuard,
+  CsiProxyError,
+  isCsiProxyError,
+  type PowerShellErrorRecord,
+} from "@csi-proxy/exec";
 import { serviceStatusName, type ServiceStatus, type ServiceStatusName } from "./enums.js";
 
 function named(error: { prototype: object }, name: string): void {
@@ -27,6 +32,19 @@ export class ServiceNotFoundError extends CsiProxyError {
 }
 named(ServiceNotFoundError, "ServiceNotFoundError");
 
+const serviceNotFoundErrorGuard = brandedGuard(
+  ServiceNotFoundError,
+  "csi-proxy.system.ServiceNotFoundError",
+);
+
+/**
+ * Whether `value` is a {@link ServiceNotFoundError}, from any installed copy of this
+ * package (unlike `instanceof`).
+ */
+export function isServiceNotFoundError(value: unknown): value is ServiceNotFoundError {
+  return serviceNotFoundErrorGuard(value);
+}
+
 /**
  * The service cannot be stopped while services that depend on it run (Stop-Service said
  * `ServiceHasDependentServices`); pass `force: true` to stop them first. Code `FAILED_PRECONDITION`.
@@ -44,6 +62,19 @@ export class ServiceHasDependentsError extends CsiProxyError {
   }
 }
 named(ServiceHasDependentsError, "ServiceHasDependentsError");
+
+const serviceHasDependentsErrorGuard = brandedGuard(
+  ServiceHasDependentsError,
+  "csi-proxy.system.ServiceHasDependentsError",
+);
+
+/**
+ * Whether `value` is a {@link ServiceHasDependentsError}, from any installed copy of this
+ * package (unlike `instanceof`).
+ */
+export function isServiceHasDependentsError(value: unknown): value is ServiceHasDependentsError {
+  return serviceHasDependentsErrorGuard(value);
+}
 
 /** What {@link ServiceTimeoutError} reports. */
 export interface ServiceTimeoutDetails {
@@ -83,6 +114,19 @@ export class ServiceTimeoutError extends CsiProxyError {
 }
 named(ServiceTimeoutError, "ServiceTimeoutError");
 
+const serviceTimeoutErrorGuard = brandedGuard(
+  ServiceTimeoutError,
+  "csi-proxy.system.ServiceTimeoutError",
+);
+
+/**
+ * Whether `value` is a {@link ServiceTimeoutError} (with `expected`, `lastStatus` and
+ * `timeoutMs`), from any installed copy of this package (unlike `instanceof`).
+ */
+export function isServiceTimeoutError(value: unknown): value is ServiceTimeoutError {
+  return serviceTimeoutErrorGuard(value);
+}
+
 /**
  * The service is in a state the operation cannot leave: disabled or paused when starting
  * (`FAILED_PRECONDITION`), or stopped again right after it was started (`COMMAND_FAILED`).
@@ -105,6 +149,19 @@ export class ServiceStateError extends CsiProxyError {
   }
 }
 named(ServiceStateError, "ServiceStateError");
+
+const serviceStateErrorGuard = brandedGuard(
+  ServiceStateError,
+  "csi-proxy.system.ServiceStateError",
+);
+
+/**
+ * Whether `value` is a {@link ServiceStateError} (with the `status` the service was left in),
+ * from any installed copy of this package (unlike `instanceof`).
+ */
+export function isServiceStateError(value: unknown): value is ServiceStateError {
+  return serviceStateErrorGuard(value);
+}
 
 /** The head of a failure's FullyQualifiedErrorId (before the comma), read structurally across installs. */
 function errorIdHead(error: unknown): string | undefined {
@@ -133,10 +190,10 @@ export function mapServiceError(serviceName: string, error: unknown): unknown {
  */
 export function operationFailed(operation: string, error: unknown): CsiProxyError {
   if (
-    error instanceof ServiceNotFoundError ||
-    error instanceof ServiceHasDependentsError ||
-    error instanceof ServiceTimeoutError ||
-    error instanceof ServiceStateError ||
+    isServiceNotFoundError(error) ||
+    isServiceHasDependentsError(error) ||
+    isServiceTimeoutError(error) ||
+    isServiceStateError(error) ||
     (isCsiProxyError(error) && error.code === "INVALID_ARGUMENT")
   ) {
     return error;

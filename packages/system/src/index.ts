@@ -3,6 +3,10 @@ export type { SystemOptions } from "./system.js";
 export { ServiceStatus, StartType } from "./enums.js";
 export type { ServiceStatusName, StartTypeName } from "./enums.js";
 export {
+  isServiceHasDependentsError,
+  isServiceNotFoundError,
+  isServiceStateError,
+  isServiceTimeoutError,
   ServiceHasDependentsError,
   ServiceNotFoundError,
   ServiceStateError,

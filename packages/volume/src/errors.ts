@@ -1,11 +1,10 @@
 import {
+  brandedGuard,
   CsiProxyError,
   isCsiProxyError,
   parseErrorId,
   type PowerShellErrorRecord,
 } from "@csi-proxy/exec";
-
-const sizeErrorBrand = Symbol.for("csi-proxy.volume.supported-size-error");
 
 /**
  * `resizeVolume` with `sizeBytes: 0` could not read the partition's maximum size: the
@@ -33,15 +32,17 @@ Object.defineProperty(SupportedSizeUnavailableError.prototype, "name", {
   writable: true,
   configurable: true,
 });
-Object.defineProperty(SupportedSizeUnavailableError.prototype, sizeErrorBrand, { value: true });
+// The key predates the `csi-proxy.<group>.<Class>` scheme; kept so released copies still match.
+const sizeErrorGuard = brandedGuard(
+  SupportedSizeUnavailableError,
+  "csi-proxy.volume.supported-size-error",
+);
 
-/** Whether `value` is a {@link SupportedSizeUnavailableError} (from any installed copy). */
+/** Whether `value` is a {@link SupportedSizeUnavailableError} (from any installed copy, unlike `instanceof`). */
 export function isSupportedSizeUnavailableError(
   value: unknown,
 ): value is SupportedSizeUnavailableError {
-  return (
-    isCsiProxyError(value) && (value as { [sizeErrorBrand]?: unknown })[sizeErrorBrand] === true
-  );
+  return sizeErrorGuard(value);
 }
 
 function recordOf(error: unknown): PowerShellErrorRecord | undefined {

@@ -17,7 +17,15 @@ describe("every group's surface", () => {
   });
 
   it("re-exports the groups' own guards from their entry points", () => {
+    expect(typeof exec.isPowerShellError).toBe("function");
+    expect(typeof exec.brandedGuard).toBe("function");
+    expect(typeof disk.isDiskNotFoundError).toBe("function");
     expect(typeof disk.isDiskReadOnlyError).toBe("function");
+    expect(typeof iscsi.isIscsiError).toBe("function");
+    expect(typeof system.isServiceNotFoundError).toBe("function");
+    expect(typeof system.isServiceHasDependentsError).toBe("function");
+    expect(typeof system.isServiceTimeoutError).toBe("function");
+    expect(typeof system.isServiceStateError).toBe("function");
     expect(typeof volume.isSupportedSizeUnavailableError).toBe("function");
   });
 
