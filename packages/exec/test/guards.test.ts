@@ -1,6 +1,12 @@
+import { describeErrorGuards } from "@csi-proxy/test-utils";
 import { describe, expect, it } from "vitest";
 import * as errors from "../src/powershell-error.js";
-import { brandedGuard, CsiProxyError, isPowerShellError } from "../src/index.js";
+import {
+  brandedGuard,
+  CsiProxyError,
+  isPowerShellError,
+  type CsiProxyErrorCode,
+} from "../src/index.js";
 
 // A second evaluation of the module stands in for a duplicate install: its classes are distinct.
 const copyUrl = "../src/powershell-error.js?copy";
@@ -13,34 +19,17 @@ const make = (m: typeof errors) =>
     durationMs: 1,
   });
 
-describe("isPowerShellError", () => {
-  it("accepts an instance", () => {
-    expect(isPowerShellError(make(errors))).toBe(true);
-  });
-
-  it("accepts an instance from a second copy of the module, where instanceof fails", () => {
-    const foreign = make(copy);
-    expect(foreign).not.toBeInstanceOf(errors.PowerShellError);
-    expect(isPowerShellError(foreign)).toBe(true);
-  });
-
-  it("accepts an object whose prototype carries the brands (another copy of the package)", () => {
-    const brands = {
-      [Symbol.for("csi-proxy.error")]: true,
-      [Symbol.for("csi-proxy.exec.PowerShellError")]: true,
-    };
-    expect(isPowerShellError(Object.create(brands))).toBe(true);
-  });
-
-  it("rejects a plain CsiProxyError with the same code and name, and a look-alike object", () => {
-    const plain = new CsiProxyError("boom", { code: "COMMAND_FAILED" });
-    Object.defineProperty(plain, "name", { value: "PowerShellError" });
-    expect(isPowerShellError(plain)).toBe(false);
-    const lookAlike = { name: plain.name, code: plain.code, message: "boom", record: undefined };
-    expect(isPowerShellError(lookAlike)).toBe(false);
-    expect(isPowerShellError(undefined)).toBe(false);
-  });
-});
+describeErrorGuards([
+  {
+    name: "PowerShellError",
+    key: "csi-proxy.exec.PowerShellError",
+    code: "COMMAND_FAILED",
+    guard: isPowerShellError,
+    make: () => make(errors),
+    makeCopy: () => make(copy),
+    plain: (code) => new CsiProxyError("boom", { code: code as CsiProxyErrorCode }),
+  },
+]);
 
 describe("brandedGuard", () => {
   class QuotaError extends CsiProxyError {}

@@ -1,4 +1,5 @@
 import { CsiProxyError } from "@csi-proxy/exec";
+import { describeErrorGuards } from "@csi-proxy/test-utils";
 import { describe, expect, it } from "vitest";
 import * as errors from "../src/errors.js";
 import { isIscsiError } from "../src/index.js";
@@ -13,35 +14,20 @@ const make = (m: typeof errors) =>
     hresult: 0xefff0009,
   });
 
-describe("isIscsiError", () => {
-  it("accepts an instance", () => {
-    expect(isIscsiError(make(errors))).toBe(true);
-  });
+describeErrorGuards([
+  {
+    name: "IscsiError",
+    key: "csi-proxy.iscsi.IscsiError",
+    code: "PERMISSION_DENIED",
+    guard: isIscsiError,
+    make: () => make(errors),
+    makeCopy: () => make(copy),
+    plain: (code) => new CsiProxyError("denied", { code: code as never }),
+  },
+]);
 
-  it("accepts an instance from a second copy of the module, where instanceof fails", () => {
-    const foreign = make(copy);
-    expect(foreign).not.toBeInstanceOf(errors.IscsiError);
-    expect(isIscsiError(foreign)).toBe(true);
-  });
-
-  it("accepts an object whose prototype carries the brands (a copy with its own exec)", () => {
-    const brands = {
-      [Symbol.for("csi-proxy.error")]: true,
-      [Symbol.for("csi-proxy.iscsi.IscsiError")]: true,
-    };
-    expect(isIscsiError(Object.create(brands))).toBe(true);
-  });
-
-  it("rejects a plain CsiProxyError with the same code and name, and a look-alike object", () => {
-    const plain = new CsiProxyError("denied", { code: "PERMISSION_DENIED" });
-    Object.defineProperty(plain, "name", { value: "IscsiError" });
-    expect(isIscsiError(plain)).toBe(false);
-    const lookAlike = { name: plain.name, code: plain.code, message: "x", reason: "OTHER" };
-    expect(isIscsiError(lookAlike)).toBe(false);
-    expect(isIscsiError("IscsiError")).toBe(false);
-  });
-
-  it("withoutSecrets keeps the reason and status of an IscsiError from another copy", () => {
+describe("an IscsiError from another copy", () => {
+  it("keeps its reason and status through withoutSecrets", () => {
     const redacted = errors.withoutSecrets(make(copy), ["s3cret-chap-secret"]);
     expect(isIscsiError(redacted)).toBe(true);
     expect(redacted).toMatchObject({ reason: "AUTHENTICATION_FAILED", hresult: 0xefff0009 });

@@ -1,4 +1,5 @@
 import { CsiProxyError } from "@csi-proxy/exec";
+import { describeErrorGuards } from "@csi-proxy/test-utils";
 import { describe, expect, it } from "vitest";
 import { ServiceStatus } from "../src/enums.js";
 import * as errors from "../src/errors.js";
@@ -52,38 +53,20 @@ const cases = [
   },
 ] as const;
 
-describe.each(cases)("the $name guard", ({ name, code, guard, make }) => {
-  it("accepts an instance", () => {
-    expect(guard(make(errors))).toBe(true);
-  });
+describeErrorGuards(
+  cases.map((c) => ({
+    name: c.name,
+    key: `csi-proxy.system.${c.name}`,
+    code: c.code,
+    guard: c.guard,
+    make: () => c.make(errors),
+    makeCopy: () => c.make(copy),
+    plain: (code: string) => new CsiProxyError("Service msiscsi failed.", { code: code as never }),
+  })),
+);
 
-  it("accepts an instance from a second copy of the module, where instanceof fails", () => {
-    const foreign = make(copy);
-    expect(foreign).not.toBeInstanceOf(make(errors).constructor);
-    expect(guard(foreign)).toBe(true);
-  });
-
-  it("accepts an object whose prototype carries the brands (a copy with its own exec)", () => {
-    const key = `csi-proxy.system.${name}`;
-    const brands = { [Symbol.for("csi-proxy.error")]: true, [Symbol.for(key)]: true };
-    expect(guard(Object.create(brands))).toBe(true);
-  });
-
-  it("rejects a plain CsiProxyError with the same code and name, and a look-alike object", () => {
-    const plain = new CsiProxyError("Service msiscsi failed.", { code });
-    Object.defineProperty(plain, "name", { value: name });
-    expect(guard(plain)).toBe(false);
-    expect(guard({ name, code, message: plain.message, serviceName: "msiscsi" })).toBe(false);
-    expect(guard(undefined)).toBe(false);
-  });
-
-  it("rejects the group's other error classes", () => {
-    for (const other of cases.filter((c) => c.name !== name)) {
-      expect(guard(other.make(errors))).toBe(false);
-    }
-  });
-
-  it("operationFailed passes one from another copy through unchanged", () => {
+describe.each(cases)("a $name from another copy", ({ make }) => {
+  it("passes through operationFailed unchanged", () => {
     const foreign = make(copy);
     expect(errors.operationFailed("Start-Service", foreign)).toBe(foreign);
   });

@@ -71,3 +71,5 @@ export async function waitFor(
 }
 export { badCallOptions, gate, publicMethods } from "./methods.js";
 export type { MethodCall } from "./methods.js";
+export { describeErrorGuards } from "./error-guards.js";
+export type { ErrorGuardCase } from "./error-guards.js";
