@@ -76,6 +76,16 @@ export class Call {
     }
   }
 
+  /**
+   * The process it was handed to has just finished starting: the run limit starts again, so a
+   * slow process start and the script are each bounded by it, not both together.
+   */
+  markProcessReady(): void {
+    if (!this.running || this.settled || this.deadlineMs !== undefined) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.cancel("TIMEOUT"), this.runLimitMs);
+  }
+
   get isSettled(): boolean {
     return this.settled;
   }

@@ -140,6 +140,7 @@ export class SessionWorker {
     if (id === "0") {
       if (decoded.ok) {
         this.ready = true;
+        this.current?.call.markProcessReady();
         // A process started ahead of demand (warm) joins the idle list once it can take calls.
         if (this.current === undefined && this.isAlive) this.becomeIdle();
       } else {

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { childPids, describeWithPwsh, waitFor } from "@csi-proxy/test-utils";
 import { describe, expect, it } from "vitest";
 import { createPowerShell, ps, type PowerShell } from "../src/index.js";
@@ -98,16 +101,33 @@ describeWithPwsh("warm processes and deadlines against real pwsh", (pwsh) => {
 
   describe("timeouts and the queue", () => {
     it("counts the shell's default limit from when a script starts, not while it queues", async () => {
-      const shell = createPowerShell({ executable: pwsh, timeoutMs: 6000 });
+      const shell = createPowerShell({ executable: pwsh, timeoutMs: 8000 });
       await closing(shell, async () => {
-        await shell.warmUp();
+        // A process start under load is bounded separately; this test is about the queue.
+        await shell.warmUp({ timeoutMs: 120_000 });
         // Together they take longer than the limit; each alone fits well inside it.
         const results = await Promise.all([
-          shell.run(sleep, { Ms: 3500 }),
-          shell.run(sleep, { Ms: 3500 }),
+          shell.run(sleep, { Ms: 5000 }),
+          shell.run(sleep, { Ms: 5000 }),
         ]);
         expect(results).toEqual(["slept", "slept"]);
       });
+    });
+
+    it("bounds a process start and the script each by the limit, not both together", async () => {
+      // The module sleeps while it is imported, as a slow Storage import would.
+      const dir = mkdtempSync(join(tmpdir(), "csi-slow-start-"));
+      const module = join(dir, "SlowStart.psm1");
+      writeFileSync(module, "Start-Sleep -Milliseconds 8000\n");
+      // Start (over 8 s) and script (14 s) each fit in 20 s; together they do not.
+      const shell = createPowerShell({ executable: pwsh, timeoutMs: 20_000, modules: [module] });
+      try {
+        await closing(shell, async () => {
+          expect(await shell.run(sleep, { Ms: 14_000 })).toBe("slept");
+        });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it("counts a caller's timeoutMs from run(), and a call that times out queued never ran", async () => {
