@@ -71,10 +71,11 @@ describeWithPwsh("warm processes and deadlines against real pwsh", (pwsh) => {
         controller.abort();
         await expect(running).rejects.toMatchObject({ code: "ABORTED" });
         expect(
+          // A process start on a loaded machine can take several seconds.
           await waitFor(() => {
             const now = newChildren(before);
             return now.length === 1 && now[0] !== first;
-          }),
+          }, 60_000),
         ).toBe(true);
       });
     });
