@@ -19,12 +19,19 @@ describeWithPwsh("the hangAfter fault: the change is made, the caller never hear
     const shell = createPowerShell(sim.shellOptions({ executable: pwsh }));
     try {
       const before = sim.state().partitions.filter((p) => p.diskNumber === 1).length;
-      sim.fault({ command: "New-Partition", action: "hangAfter", delayMs: 120_000 });
-      const error = await shell.run(carve, { Number: 1 }, { timeoutMs: 4000 }).then(
+      sim.fault({ command: "New-Partition", action: "hangAfter", delayMs: 600_000 });
+      const controller = new AbortController();
+      const call = shell.run(carve, { Number: 1 }, { signal: controller.signal });
+      // Give up only once the cmdlet has logged its call, however slow the process start was.
+      while (!sim.calls().some((c) => c.command === "New-Partition")) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      controller.abort();
+      const error = await call.then(
         () => undefined,
         (e: unknown) => e,
       );
-      expect(isCsiProxyError(error) && error.code).toBe("TIMEOUT");
+      expect(isCsiProxyError(error) && error.code).toBe("ABORTED");
       // Unlike `delay`, the cmdlet acted before it hung: a retry must find its work done.
       expect(sim.state().partitions.filter((p) => p.diskNumber === 1)).toHaveLength(before + 1);
       expect(sim.calls().map((c) => [c.command, c.outcome])).toContainEqual([
