@@ -50,8 +50,10 @@ describeWithPwsh("injection: every string parameter of Volume", (pwsh) => {
 
   it("label: Format-Volume receives it byte-exact, or it is rejected", async () => {
     const labels = hostile.map(withoutControl).map(fit(32));
+    // "" means "no label" (documented), so it is proved on its own below.
+    const nonEmpty = fc.oneof(labels, hostile).filter((label) => label !== "");
     await fc.assert(
-      fc.asyncProperty(fc.oneof(labels, hostile), async (label) => {
+      fc.asyncProperty(nonEmpty, async (label) => {
         await proveValue(host, started, () => volume.formatVolume({ volumeId, label }), {
           command: "Format-Volume",
           parameter: "NewFileSystemLabel",
@@ -60,6 +62,14 @@ describeWithPwsh("injection: every string parameter of Volume", (pwsh) => {
       }),
       runs,
     );
+  });
+
+  it("label: an empty label formats without setting one", async () => {
+    host.mark();
+    await volume.formatVolume({ volumeId, label: "" });
+    const formats = host.since().filter((entry) => entry.command === "Format-Volume");
+    expect(formats).toHaveLength(1);
+    expect(Object.keys(formats[0]?.parameters ?? {})).not.toContain("NewFileSystemLabel");
   });
 
   it("targetPath: Add-/Remove-PartitionAccessPath receive it byte-exact", async () => {
