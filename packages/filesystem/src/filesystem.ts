@@ -160,9 +160,12 @@ export class Filesystem {
   /**
    * Removes a directory (or file or link). Without `force` it must exist and be empty; with
    * `force` it is removed recursively, and a missing path is success. Links and junctions are
-   * removed as links, never followed. A mount point (a folder leading to another volume) is
-   * never entered or removed: `FAILED_PRECONDITION`, and nothing is deleted, when the path or
-   * anything under it is one; unmount it first (`Volume.unmountVolume` flushes and unmounts).
+   * removed as links, never followed. When the path itself is a volume mount point (the CSI
+   * staging folder), only the mount folder is removed, with or without `force`, as upstream's
+   * `os.RemoveAll`/`os.Remove` do through RemoveDirectory: the volume is unmounted from that
+   * folder and keeps every file, and can be mounted elsewhere. A mount point anywhere below the
+   * path is never entered or removed: `FAILED_PRECONDITION`, and nothing is deleted. An allowed
+   * root itself is never removed (`PERMISSION_DENIED`).
    * Cancelled: with `force`, part of the tree may be removed (never a mount point: the check
    * pass ends before anything is removed); a retry runs the check pass again on what is left and
    * removes the rest. Without `force` the one removal may have taken effect, and a retry then
@@ -173,10 +176,11 @@ export class Filesystem {
     const path = this.normalized(request.path);
     const force = request.force === true;
     return this.call("rmdir", options, async (host) => {
-      await this.sandbox.check(path, false, host);
+      await this.sandbox.check(path, false, host, true);
       await this.locked(path, host, async () => {
         const top = await this.inspectTop(host, path, force);
         if (top === undefined) return;
+        if (top.kind === "mount") return this.removeMountFolder(host, path);
         // Check the whole tree first, so a refusal leaves every file where it was.
         if (force) await this.removeEntry(host, path, top, true, false);
         await this.removeEntry(host, path, top, force, true);
@@ -188,7 +192,8 @@ export class Filesystem {
   /**
    * Empties a directory, keeping it. Links inside are removed, never entered; a mount point
    * inside is refused (`FAILED_PRECONDITION`) before anything is deleted. The directory itself
-   * may be a mount point: then the mounted volume is emptied, as asked.
+   * may be a mount point: then the mounted volume is emptied, as asked. An allowed root itself
+   * is never emptied (`PERMISSION_DENIED`): it holds every caller's folders.
    * Cancelled: some entries may be removed (never a mount point: the check pass ends before
    * anything is removed); a retry runs the check pass again on what is left and removes the rest.
    */
@@ -199,7 +204,7 @@ export class Filesystem {
     request = ownRequest(request, "rmdirContents");
     const path = this.normalized(request.path);
     return this.call("rmdirContents", options, async (host) => {
-      await this.sandbox.check(path, true, host);
+      await this.sandbox.check(path, true, host, true);
       await this.locked(path, host, async () => {
         let stats: Stats;
         try {
@@ -435,6 +440,20 @@ export class Filesystem {
       }
       const kind = entryKind(stats, child.isSymbolicLink(), dir.stats.dev);
       await this.removeEntry(host, childPath, { kind, stats }, true, remove);
+    }
+  }
+
+  /**
+   * Removes a mount point's own folder and nothing under it. On Windows fs.rmdir is libuv's
+   * fs__unlink_rmdir, which opens the folder with FILE_FLAG_OPEN_REPARSE_POINT, so only the
+   * reparse point goes ("RemoveDirectory removes a directory junction, even if the contents of
+   * the target are not empty", RemoveDirectoryW remarks); a POSIX mount refuses with EBUSY.
+   */
+  private async removeMountFolder(host: DeadlineHost, path: string): Promise<void> {
+    try {
+      await host.rmdir(path);
+    } catch (error) {
+      throw fsError("remove mount point", path, error);
     }
   }
 

@@ -68,8 +68,8 @@ export function createNodeFilesystemHost(): FilesystemHost {
     },
     rmdir: (path) => rmdir(path),
     unlink: (path) => unlink(path),
-    // scandir, not opendir: libuv's fs__readdir tests the directory bit first and would call a
-    // mount point a directory.
+    // scandir (fs__scandir lists every reparse point as a link); opendir's fs__readdir tested
+    // the directory bit first up to libuv 1.49 and called a mount point a directory there.
     readdir: (path) => readdir(path, { withFileTypes: true }),
     symlink: (target, path, type) => symlink(target, path, type),
   };

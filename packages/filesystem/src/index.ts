@@ -1,6 +1,8 @@
 export { Filesystem } from "./filesystem.js";
 export type { FilesystemOptions } from "./filesystem.js";
 export { createNodeFilesystemHost } from "./host.js";
+export { checkPathWithinRoots } from "./within-roots.js";
+export type { PathWithinRootsOptions } from "./within-roots.js";
 export type { DirectoryEntry, FilesystemHost } from "./host.js";
 export { isWithin, normalizePath, platformPathStyle } from "@csi-proxy/exec";
 export type { PathRuleOptions, PathStyle } from "@csi-proxy/exec";

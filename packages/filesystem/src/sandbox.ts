@@ -31,9 +31,16 @@ export class Sandbox {
   /**
    * Throws `PERMISSION_DENIED` unless `path` (normalised) lies inside an allowed root, both as
    * written and once resolved. `followFinal` says whether the last component will be followed
-   * (mkdir through a link) or acted on itself (removing a link). Resolves through `host`.
+   * (mkdir through a link) or acted on itself (removing a link). With `refuseRoot`, a path that
+   * is an allowed root itself, as written or once resolved, is refused too: a removal must never
+   * take the node's root away from every caller. Resolves through `host`.
    */
-  async check(path: string, followFinal: boolean, host: FilesystemHost): Promise<void> {
+  async check(
+    path: string,
+    followFinal: boolean,
+    host: FilesystemHost,
+    refuseRoot = false,
+  ): Promise<void> {
     if (!this.enabled) return;
     this.checkAsWritten(path);
     let resolved: string;
@@ -49,6 +56,9 @@ export class Sandbox {
     if (!allowed.some((root) => isWithin(resolved, root, this.rules.style))) {
       throw this.denied(path, `resolves to ${resolved}, outside the allowed roots`);
     }
+    if (refuseRoot && (this.isRoot(path, this.roots) || this.isRoot(resolved, allowed))) {
+      throw this.denied(path, "is an allowed root itself, which belongs to the node");
+    }
   }
 
   /** Throws `PERMISSION_DENIED` unless `path`, as written (normalised), lies inside an allowed root. */
@@ -57,6 +67,11 @@ export class Sandbox {
     if (!this.roots.some((root) => isWithin(path, root, this.rules.style))) {
       throw this.denied(path, "is not within the allowed roots");
     }
+  }
+
+  private isRoot(path: string, roots: readonly string[]): boolean {
+    const style = this.rules.style;
+    return roots.some((root) => isWithin(path, root, style) && isWithin(root, path, style));
   }
 
   /** Resolves links in the longest existing prefix of `path` and re-attaches the rest. */

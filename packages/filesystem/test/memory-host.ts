@@ -27,13 +27,20 @@ function errno(code: string, path: string): Error {
  *   serial number; `readlink` of it fails with EINVAL (ERROR_SYMLINK_NOT_SUPPORTED);
  * - `readdir` with types calls every reparse point (link, junction, mount point) a link
  *   (fs__scandir tests FILE_ATTRIBUTE_REPARSE_POINT before FILE_ATTRIBUTE_DIRECTORY);
- * - names compare case-insensitively; `rmdir` of a non-empty directory fails with ENOTEMPTY.
- * A mounted volume's files are entries under the mount folder. `serial` lets a test give the
- * mounted volume the system volume's serial number, as a volume cloned from it keeps.
+ * - names compare case-insensitively; `rmdir` of a non-empty directory fails with ENOTEMPTY;
+ * - `rmdir` of a mount point removes the mount folder whatever the volume holds (libuv's
+ *   fs__unlink_rmdir opens it with FILE_FLAG_OPEN_REPARSE_POINT; RemoveDirectoryW remarks: a
+ *   junction goes "even if the contents of the target are not empty"), while `unlink` of it
+ *   fails with EPERM (fs__unlink_rmdir refuses a directory that is not a symbolic link).
+ * A mounted volume's files are entries under the mount folder; once the folder is removed they
+ * are kept in {@link MemoryWindowsHost.unmounted} under the volume's name. `serial` lets a test
+ * give the mounted volume the system volume's serial number, as a volume cloned from it keeps.
  */
 export class MemoryWindowsHost implements FilesystemHost {
   readonly entries = new Map<string, Entry>();
   readonly calls: string[] = [];
+  /** The files of volumes whose mount folder was removed, by volume, relative to its root. */
+  readonly unmounted = new Map<string, Map<string, Entry>>();
 
   constructor(layout: Record<string, Entry>) {
     for (const [path, entry] of Object.entries(layout)) this.entries.set(path.toLowerCase(), entry);
@@ -104,10 +111,27 @@ export class MemoryWindowsHost implements FilesystemHost {
     const entry = this.get(path);
     if (!entry) return Promise.reject(errno("ENOENT", path));
     if (entry.kind === "file") return Promise.reject(errno("ENOTDIR", path));
-    if ((entry.kind === "dir" || entry.kind === "mount") && this.children(path).length > 0)
+    if (entry.kind === "mount") {
+      this.detach(path, entry.volume);
+      return Promise.resolve();
+    }
+    if (entry.kind === "dir" && this.children(path).length > 0)
       return Promise.reject(errno("ENOTEMPTY", path));
     this.entries.delete(path.toLowerCase());
     return Promise.resolve();
+  }
+
+  /** Takes a volume off its mount folder: the folder goes, the volume's files are kept aside. */
+  private detach(path: string, volume: string): void {
+    const prefix = `${path.toLowerCase()}\\`;
+    const files = new Map<string, Entry>();
+    for (const [key, child] of [...this.entries.entries()]) {
+      if (!key.startsWith(prefix)) continue;
+      files.set(key.slice(prefix.length), child);
+      this.entries.delete(key);
+    }
+    this.entries.delete(path.toLowerCase());
+    this.unmounted.set(volume, files);
   }
 
   unlink(path: string): Promise<void> {

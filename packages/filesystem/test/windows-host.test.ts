@@ -59,16 +59,26 @@ describe("a volume mounted on a folder (the CSI staging case)", () => {
     expect(host.calls).not.toContain(`readdir ${staging}`);
   });
 
-  it("refuses to remove the mount point itself, with or without force", async () => {
-    const { fs, host } = setup();
-    await expect(fs.rmdir({ path: staging, force: true })).rejects.toMatchObject({
-      code: "FAILED_PRECONDITION",
-    });
-    await expect(fs.rmdir({ path: staging })).rejects.toMatchObject({
-      code: "FAILED_PRECONDITION",
-    });
-    for (const path of volumeFiles) expect(host.has(path)).toBe(true);
-  });
+  // Upstream's Rmdir is os.RemoveAll / os.Remove, whose RemoveDirectoryW removes a junction and
+  // leaves its target alone; azuredisk's host-process Unmount is Rmdir(staging, force).
+  it.each([true, false])(
+    "removes only the mount folder of the mount point itself (force: %s), keeping the volume's files",
+    async (force) => {
+      const { fs, host } = setup();
+      await fs.rmdir({ path: staging, force });
+      expect(host.has(staging)).toBe(false);
+      expect([...(host.unmounted.get(volume)?.keys() ?? [])].sort()).toEqual([
+        "data.txt",
+        "db",
+        "db\\table",
+      ]);
+      expect(host.calls.filter((c) => /^(unlink|rmdir|readdir) /.test(c))).toEqual([
+        `readdir ${pods}`,
+        `rmdir ${staging}`,
+      ]);
+      expect(host.has(`${pods}\\file.txt`)).toBe(true);
+    },
+  );
 
   it("is found by the listing even when the volume shares the system volume's serial number", async () => {
     const { fs, host } = setup({ kind: "mount", volume, serial: 0x1c2a_7e41 });
