@@ -59,7 +59,7 @@ export type DiskOptions = HostOptions<DiskHost>;
  * The disk API group: find, identify, initialise, partition and bring disks online, as
  * upstream CSI Proxy's disk group does. Every method takes one request object and resolves with
  * one response object; failures are `CsiProxyError`s whose `code` callers branch on. The optional
- * second argument, `{ signal?, timeoutMs? }`, bounds the whole method (lock wait and every script):
+ * second argument, `{ signal?, timeoutMs?, deadline? }`, bounds the whole method (lock wait and every script):
  * once it aborts or expires the method fails with `ABORTED` or `TIMEOUT`.
  *
  * @example

@@ -34,3 +34,12 @@ export type {
 // Error guards and the shared empty response, so a driver using this group alone needs no exec import.
 export { CsiProxyError, isCsiProxyError } from "@csi-proxy/exec";
 export type { CallOptions, CsiProxyErrorCode, EmptyResponse } from "@csi-proxy/exec";
+export { callOptionsFromGrpcCall, callOptionsFromNiceGrpc, grpcStatusOf } from "@csi-proxy/exec";
+export type {
+  GrpcCallOptionsSettings,
+  GrpcServerCallLike,
+  GrpcStatus,
+  GrpcStatusName,
+  HandlerCallOptions,
+  NiceGrpcContextLike,
+} from "@csi-proxy/exec";

@@ -1,5 +1,6 @@
 import { checkCallOptions, type CallOptions } from "./call-options.js";
 import { CsiProxyError, isCsiProxyError } from "./errors.js";
+import { maxTimeoutMs } from "./run-options.js";
 import type { RunOptions } from "./types.js";
 
 /**
@@ -52,12 +53,12 @@ class MethodContext implements CallContext {
   constructor(
     readonly method: string,
     private readonly caller: AbortSignal | undefined,
-    private readonly timeoutMs: number | undefined,
+    private readonly budget: Budget | undefined,
   ) {
     this.signal = this.controller.signal;
-    if (timeoutMs !== undefined) {
-      this.deadline = performance.now() + timeoutMs;
-      this.timer = setTimeout(() => this.expire(), timeoutMs);
+    if (budget !== undefined) {
+      this.deadline = performance.now() + budget.ms;
+      this.timer = setTimeout(() => this.expire(), budget.ms);
     }
     if (caller?.aborted) this.onCallerAbort();
     else caller?.addEventListener("abort", this.onCallerAbort, { once: true });
@@ -117,7 +118,7 @@ class MethodContext implements CallContext {
 
   private expire(): void {
     this.controller.abort(
-      new CsiProxyError(`${this.method} did not finish within its ${this.timeoutMs} ms deadline.`, {
+      new CsiProxyError(`${this.method} did not finish ${this.budget?.what ?? "in time"}.`, {
         code: "TIMEOUT",
       }),
     );
@@ -141,14 +142,34 @@ export async function withCallContext<T>(
   options: CallOptions | undefined,
   work: (context: CallContext) => Promise<T>,
 ): Promise<T> {
-  const { signal, timeoutMs } = checkCallOptions(options, method);
-  const context = new MethodContext(method, signal, timeoutMs);
+  const { signal, timeoutMs, deadline } = checkCallOptions(options, method);
+  const context = new MethodContext(method, signal, budgetOf(timeoutMs, deadline));
   try {
     context.throwIfDone();
     return await work(context);
   } finally {
     context.dispose();
   }
+}
+
+/** What a call may spend, and how its TIMEOUT message says it. */
+interface Budget {
+  readonly ms: number;
+  readonly what: string;
+}
+
+/** The earlier of a relative and an absolute deadline, as a budget counted from now. */
+function budgetOf(timeoutMs: number | undefined, deadline: number | undefined): Budget | undefined {
+  const relative =
+    timeoutMs === undefined
+      ? undefined
+      : { ms: timeoutMs, what: `within its ${timeoutMs} ms deadline` };
+  if (deadline === undefined) return relative;
+  const left = Math.max(0, Math.floor(deadline - Date.now()));
+  // Node keeps no longer timer; a deadline weeks away is no deadline for one call.
+  if (left > maxTimeoutMs) return relative;
+  if (relative !== undefined && relative.ms <= left) return relative;
+  return { ms: left, what: `before its deadline (${new Date(deadline).toISOString()})` };
 }
 
 const neverAborted = new AbortController().signal;

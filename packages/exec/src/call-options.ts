@@ -11,29 +11,44 @@ export interface CallOptions {
   signal?: AbortSignal | undefined;
   /** Give up (`TIMEOUT`) once this many milliseconds have passed since the method was called. */
   timeoutMs?: number | undefined;
+  /**
+   * Give up (`TIMEOUT`) at this moment (a `Date`, or epoch milliseconds as `Date.now()` counts
+   * them), as Go's `context.WithDeadline`: one value serves every call a handler makes, each
+   * getting only what is left. `Infinity` means none (what `@grpc/grpc-js`'s `getDeadline()`
+   * returns without one); a moment already past fails with `TIMEOUT` before the host is touched.
+   * With `timeoutMs` too, the earlier of the two wins.
+   */
+  deadline?: Date | number | undefined;
 }
 
 /** {@link CallOptions} once checked. */
 export interface CheckedCallOptions {
   readonly signal: AbortSignal | undefined;
   readonly timeoutMs: number | undefined;
+  /** Epoch milliseconds; `undefined` without a deadline (or with `Infinity`). */
+  readonly deadline: number | undefined;
 }
 
-const callOptionNames = new Set(["signal", "timeoutMs"]);
+const callOptionNames = new Set(["signal", "timeoutMs", "deadline"]);
+// The range a Date can hold (ECMA-262, 21.4.1.1): beyond it there is no moment to wait for.
+const maxEpochMs = 8.64e15;
 
 /**
  * Checks a method's options (JavaScript callers get no compile-time check): own fields only,
  * unknown names refused so a misspelt `timeout` is not silently ignored; INVALID_ARGUMENT else.
  */
 export function checkCallOptions(options: unknown, method: string): CheckedCallOptions {
-  if (options === undefined) return { signal: undefined, timeoutMs: undefined };
+  if (options === undefined)
+    return { signal: undefined, timeoutMs: undefined, deadline: undefined };
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    throw invalidArgument(`${method}: options must be an object ({ signal?, timeoutMs? }).`);
+    throw invalidArgument(
+      `${method}: options must be an object ({ signal?, timeoutMs?, deadline? }).`,
+    );
   }
   for (const key of Reflect.ownKeys(options)) {
     if (typeof key !== "string" || !callOptionNames.has(key)) {
       throw invalidArgument(
-        `${method}: unknown option ${JSON.stringify(String(key))}; options are signal and timeoutMs.`,
+        `${method}: unknown option ${JSON.stringify(String(key))}; options are signal, timeoutMs and deadline.`,
       );
     }
   }
@@ -48,5 +63,17 @@ export function checkCallOptions(options: unknown, method: string): CheckedCallO
       timeoutMs === undefined
         ? undefined
         : positiveInteger(`${method}: timeoutMs`, timeoutMs, 1, maxTimeoutMs),
+    deadline: epochDeadline(ownField(options, "deadline"), method),
   };
+}
+
+function epochDeadline(value: unknown, method: string): number | undefined {
+  if (value === undefined || value === Number.POSITIVE_INFINITY) return undefined;
+  const ms = value instanceof Date ? value.getTime() : value;
+  if (typeof ms !== "number" || !Number.isFinite(ms) || Math.abs(ms) > maxEpochMs) {
+    throw invalidArgument(
+      `${method}: deadline must be a valid Date, epoch milliseconds or Infinity.`,
+    );
+  }
+  return ms;
 }

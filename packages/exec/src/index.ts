@@ -28,6 +28,15 @@ export { transportScripts } from "./host-script.js";
 export { createKeyedLock } from "./keyed-lock.js";
 export { checkCallOptions } from "./call-options.js";
 export type { CallOptions, CheckedCallOptions } from "./call-options.js";
+export { callOptionsFromGrpcCall, callOptionsFromNiceGrpc } from "./grpc-call-options.js";
+export type {
+  GrpcCallOptionsSettings,
+  GrpcServerCallLike,
+  HandlerCallOptions,
+  NiceGrpcContextLike,
+} from "./grpc-call-options.js";
+export { grpcStatusByErrorCode, grpcStatusCodes, grpcStatusOf } from "./grpc-status.js";
+export type { GrpcStatus, GrpcStatusName } from "./grpc-status.js";
 export { abortError, noCallContext, withCallContext } from "./call-context.js";
 export type { CallContext } from "./call-context.js";
 export type { KeyedLock } from "./keyed-lock.js";

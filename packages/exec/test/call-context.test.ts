@@ -33,6 +33,11 @@ describe("checkCallOptions", () => {
     ["timeoutMs fractional", { timeoutMs: 1.5 }],
     ["timeoutMs as a string", { timeoutMs: "5" }],
     ["timeoutMs beyond a timer's range", { timeoutMs: 2 ** 31 }],
+    ["deadline NaN", { deadline: Number.NaN }],
+    ["deadline -Infinity", { deadline: Number.NEGATIVE_INFINITY }],
+    ["deadline as a string", { deadline: "2026-12-04T00:00:00Z" }],
+    ["an invalid Date", { deadline: new Date("not a date") }],
+    ["a deadline beyond a Date's range", { deadline: 9e15 }],
   ])("refuses %s with INVALID_ARGUMENT naming the method", (_, options) => {
     expect(() => checkCallOptions(options, "partitionDisk")).toThrow(
       expect.objectContaining({
@@ -44,7 +49,64 @@ describe("checkCallOptions", () => {
 
   it("reads own fields only", () => {
     const inherited = Object.create({ timeoutMs: "bad" }) as object;
-    expect(checkCallOptions(inherited, "m")).toEqual({ signal: undefined, timeoutMs: undefined });
+    expect(checkCallOptions(inherited, "m")).toEqual({
+      signal: undefined,
+      timeoutMs: undefined,
+      deadline: undefined,
+    });
+  });
+
+  it("reads a deadline as epoch milliseconds, from a Date or a number; Infinity is none", () => {
+    const at = Date.UTC(2030, 0, 1);
+    expect(checkCallOptions({ deadline: new Date(at) }, "m").deadline).toBe(at);
+    expect(checkCallOptions({ deadline: at }, "m").deadline).toBe(at);
+    expect(checkCallOptions({ deadline: Infinity }, "m").deadline).toBeUndefined();
+  });
+});
+
+describe("an absolute deadline", () => {
+  it("fails with TIMEOUT before any work when it has already passed", async () => {
+    let ran = false;
+    const call = withCallContext("formatVolume", { deadline: Date.now() - 1 }, () => {
+      ran = true;
+      return Promise.resolve();
+    });
+    await expect(call).rejects.toMatchObject({
+      code: "TIMEOUT",
+      message: expect.stringContaining("formatVolume did not finish before its deadline") as string,
+    });
+    expect(ran).toBe(false);
+  });
+
+  it("gives each call of a handler only what is left, unlike a timeoutMs reused per call", async () => {
+    const deadline = Date.now() + 60_000;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await withCallContext("second", { deadline }, (context) => {
+      expect(context.remainingMs()).toBeLessThanOrEqual(60_000 - 50);
+      expect(context.runOptions().timeoutMs).toBeLessThanOrEqual(60_000 - 50);
+      return Promise.resolve();
+    });
+  });
+
+  it("ends raced work with TIMEOUT when it comes before timeoutMs", async () => {
+    const call = withCallContext("m", { deadline: Date.now() + 20, timeoutMs: 600_000 }, (c) =>
+      c.race(never),
+    );
+    await expect(call).rejects.toMatchObject({ code: "TIMEOUT" });
+  });
+
+  it("lets a smaller timeoutMs win over a later deadline", async () => {
+    await withCallContext("m", { deadline: Date.now() + 600_000, timeoutMs: 1_000 }, (c) => {
+      expect(c.remainingMs()).toBeLessThanOrEqual(1_000);
+      return Promise.resolve();
+    });
+  });
+
+  it("is no deadline when weeks away (beyond a timer's range), rather than firing at once", async () => {
+    await withCallContext("m", { deadline: Date.now() + 2 ** 32 }, (c) => {
+      expect(c.remainingMs()).toBeUndefined();
+      return Promise.resolve();
+    });
   });
 });
 

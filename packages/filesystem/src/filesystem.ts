@@ -58,7 +58,7 @@ const missing = new Set(["ENOENT", "ENOTDIR"]);
 /**
  * Paths, directories and links, as a CSI driver's node plugin needs them. Runs on Node's `fs`
  * in-process: no PowerShell, no process per call. Every method also takes
- * `{ signal?, timeoutMs? }`: one deadline for the whole call, lock wait and every fs call
+ * `{ signal?, timeoutMs?, deadline? }`: one deadline for the whole call, lock wait and every fs call
  * included (`ABORTED`/`TIMEOUT`).
  *
  * @example

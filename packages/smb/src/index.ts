@@ -27,3 +27,12 @@ export type {
 } from "./types.js";
 export { CsiProxyError, isCsiProxyError } from "@csi-proxy/exec";
 export type { CallContext, CallOptions, CsiProxyErrorCode, EmptyResponse } from "@csi-proxy/exec";
+export { callOptionsFromGrpcCall, callOptionsFromNiceGrpc, grpcStatusOf } from "@csi-proxy/exec";
+export type {
+  GrpcCallOptionsSettings,
+  GrpcServerCallLike,
+  GrpcStatus,
+  GrpcStatusName,
+  HandlerCallOptions,
+  NiceGrpcContextLike,
+} from "@csi-proxy/exec";

@@ -31,6 +31,8 @@ export const badCallOptions: readonly unknown[] = Object.freeze([
   { signal: {} },
   { timeoutMs: 0 },
   { timeoutMs: 1.5 },
+  { deadline: Number.NaN },
+  { deadline: "soon" },
   "x",
   null,
 ]);
