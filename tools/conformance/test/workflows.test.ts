@@ -248,3 +248,44 @@ describe("the suite's Windows fixture", () => {
     }
   });
 });
+
+describe("the release workflow", () => {
+  const release = parse(readFileSync(join(workflows, "release.yml"), "utf8")) as {
+    jobs: Record<
+      string,
+      {
+        needs?: string;
+        if?: string;
+        outputs?: Record<string, string>;
+        permissions?: Record<string, string>;
+        environment?: { name: string };
+        steps: (Step & { with?: Record<string, string> })[];
+      }
+    >;
+  };
+
+  it("publishes the API reference to GitHub Pages after a publish, built with `pnpm run docs`", () => {
+    const { release: publish, "api-reference": pages } = release.jobs;
+    expect(publish?.steps.find((s) => s.id === "changesets")?.uses).toMatch(/^changesets\/action@/);
+    expect(publish?.outputs?.published).toBe("${{ steps.changesets.outputs.published }}");
+    expect(pages).toMatchObject({
+      needs: "release",
+      if: "${{ needs.release.outputs.published == 'true' }}",
+      permissions: { contents: "read", pages: "write", "id-token": "write" },
+      environment: { name: "github-pages" },
+    });
+    const runs = pages?.steps.map((s) => s.run ?? s.uses ?? "") ?? [];
+    // `pnpm docs` is pnpm's own command: it would succeed without building the reference.
+    expect(runs).toContain("pnpm run docs");
+    expect(runs).not.toContain("pnpm docs");
+    const upload = pages?.steps.findIndex((s) =>
+      s.uses?.startsWith("actions/upload-pages-artifact@"),
+    );
+    const deploy = pages?.steps.findIndex((s) => s.uses?.startsWith("actions/deploy-pages@"));
+    expect(upload).toBeGreaterThan(runs.indexOf("pnpm run docs"));
+    expect(deploy).toBeGreaterThan(upload ?? Infinity);
+    expect(pages?.steps[upload ?? -1]?.with?.path).toBe("docs/api");
+    const typedoc = JSON.parse(readFileSync(join(root, "typedoc.json"), "utf8")) as { out: string };
+    expect(typedoc.out).toBe("docs/api");
+  });
+});
