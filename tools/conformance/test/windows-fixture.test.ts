@@ -35,10 +35,10 @@ $lines = @(& $ScriptPath -Root 'C:\csiconf-no-such-root' -Tag '' -PortalAddress 
 [pscustomobject]@{ lines = $lines; called = $script:called.ToArray() }
 `;
 
-// Wait-ConformanceImageDisk against a disk image whose Number arrives late, or whose disk is
-// not file-backed (disk 0, the OS disk, is SAS/NVMe/...).
+// Wait-ConformanceImageDisk against a disk image whose Number arrives late, whose disk Get-Disk
+// does not list yet, or whose disk is not file-backed (disk 0, the OS disk, is SAS/NVMe/...).
 const waitDisk = ps("test.fixture.waitDisk")`
-param([string]$Common, [int]$NullTimes, [int]$Number, [int]$BusType)
+param([string]$Common, [int]$NullTimes, [int]$UnlistedTimes, [int]$Number, [int]$BusType)
 . $Common
 $script:asked = 0
 function Get-DiskImage([string]$ImagePath) {
@@ -46,7 +46,10 @@ function Get-DiskImage([string]$ImagePath) {
     if ($script:asked -le $NullTimes) { return [pscustomobject]@{ Attached = $true; Number = $null } }
     [pscustomobject]@{ Attached = $true; Number = [uint32]$Number }
 }
-function Get-Disk([uint32]$Number) {
+$script:listed = 0
+function Get-Disk([uint32]$Number, $ErrorAction) {
+    $script:listed++
+    if ($script:listed -le $UnlistedTimes) { Write-Error 'No MSFT_Disk objects found' -ErrorAction $ErrorAction; return }
     [pscustomobject]@{ Number = $Number; CimInstanceProperties = @{ BusType = [pscustomobject]@{ Value = [uint16]$BusType } } }
 }
 function Start-Sleep { }
@@ -118,18 +121,31 @@ describeWithPwsh("the Windows fixture scripts (windows/*.ps1) under stubs", (pws
     const out = await shell.run<{ number: number; asked: number }>(waitDisk, {
       Common: common,
       NullTimes: 3,
+      UnlistedTimes: 2,
       Number: 4,
       BusType: 15,
     });
-    expect(out).toEqual({ number: 4, asked: 4 });
+    expect(out).toEqual({ number: 4, asked: 6 });
   });
 
   it("refuses a disk that is not file-backed, and gives up on a disk that never arrives", async () => {
     await expect(
-      shell.run(waitDisk, { Common: common, NullTimes: 0, Number: 0, BusType: 10 }),
+      shell.run(waitDisk, {
+        Common: common,
+        NullTimes: 0,
+        UnlistedTimes: 0,
+        Number: 0,
+        BusType: 10,
+      }),
     ).rejects.toThrow(/not 15 \(File Backed Virtual\): refusing/);
     await expect(
-      shell.run(waitDisk, { Common: common, NullTimes: 1000, Number: 4, BusType: 15 }),
+      shell.run(waitDisk, {
+        Common: common,
+        NullTimes: 1000,
+        UnlistedTimes: 0,
+        Number: 4,
+        BusType: 15,
+      }),
     ).rejects.toThrow(/did not appear within 60 attempts/);
   });
 

@@ -44,8 +44,10 @@ function Initialize-ConformanceIscsi {
 function Wait-ConformanceImageDisk([string]$ImagePath) {
     for ($attempt = 1; $attempt -le 60; $attempt++) {
         $image = Get-DiskImage -ImagePath $ImagePath
-        if ($image.Attached -and $null -ne $image.Number) {
-            $disk = Get-Disk -Number $image.Number
+        # Get-Disk may not list the disk yet either: not found is another retry, not a failure.
+        $disk = $null
+        if ($image.Attached -and $null -ne $image.Number) { $disk = Get-Disk -Number $image.Number -ErrorAction SilentlyContinue }
+        if ($null -ne $disk) {
             $busType = $disk.CimInstanceProperties['BusType'].Value
             if ([int]$busType -ne 15) { throw ('Disk ' + $image.Number + ' of ' + $ImagePath + ' has BusType ' + $busType + ', not 15 (File Backed Virtual): refusing to touch it.') }
             return [int]$image.Number
