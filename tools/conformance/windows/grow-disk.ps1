@@ -20,4 +20,4 @@ $megabytes = [uint64][math]::Ceiling($Bytes / 1MB)
 Dismount-DiskImage -ImagePath $Path | Out-Null
 Invoke-ConformanceDiskpart -Root $Root -Lines @(('select vdisk file="' + $Path + '"'), ('expand vdisk maximum=' + $megabytes))
 Mount-DiskImage -ImagePath $Path -Access ReadWrite -NoDriveLetter | Out-Null
-[int](Get-DiskImage -ImagePath $Path).Number
+Wait-ConformanceImageDisk -ImagePath $Path

@@ -37,7 +37,7 @@ for ($i = 1; $i -le $DiskCount; $i++) {
     $megabytes = [uint64][math]::Ceiling($DiskBytes / 1MB)
     Invoke-ConformanceDiskpart -Root $Root -Lines @(('create vdisk file="' + $path + '" maximum=' + $megabytes + ' type=expandable'))
     Mount-DiskImage -ImagePath $path -Access ReadWrite -NoDriveLetter | Out-Null
-    $blankDisks.Add([pscustomobject]@{ path = $path; number = [int](Get-DiskImage -ImagePath $path).Number })
+    $blankDisks.Add([pscustomobject]@{ path = $path; number = (Wait-ConformanceImageDisk -ImagePath $path) })
 }
 
 # SMB: a local user and a share it may change, reached as \\<computer>\<share> (upstream's
@@ -46,16 +46,9 @@ $securePassword = ConvertTo-SecureString -String $SmbPassword -AsPlainText -Forc
 New-LocalUser -Name $name -Password $securePassword -AccountNeverExpires -PasswordNeverExpires -Description 'csi-proxy conformance (disposable)' | Out-Null
 New-SmbShare -Name $name -Path (Join-Path $Root 'share') -FullAccess ($computer + '\' + $name) -EncryptData $true | Out-Null
 
-# iSCSI Target Server, with loopback logins allowed (the registry value upstream's tests set).
-$feature = Get-WindowsFeature -Name 'FS-iSCSITarget-Server'
-$featureWasInstalled = [bool]$feature.Installed
-if (-not $featureWasInstalled) { Install-WindowsFeature -Name 'FS-iSCSITarget-Server' | Out-Null }
-Set-ItemProperty -Path 'HKLM:\SOFTWARE\Microsoft\iSCSI Target' -Name 'AllowLoopBack' -Value 1
-Restart-Service -Name 'WinTarget' -Force
-
-# The initiator service: stopped by default on Windows Server.
-$initiatorWasRunning = (Get-Service -Name 'MSiSCSI').Status -eq 'Running'
-if (-not $initiatorWasRunning) { Start-Service -Name 'MSiSCSI' }
+# iSCSI Target Server and initiator; the workflow did this already in provision.ps1 (then both
+# come back as "was there": teardown leaves them), a VM you run the suite on may not have.
+$iscsiBefore = Initialize-ConformanceIscsi
 
 function New-ConformanceTarget([string]$Suffix, [string]$Secret, [string]$ReverseSecret) {
     $targetName = $name + $Suffix
@@ -91,6 +84,6 @@ if ($serviceObject.Status -ne 'Running') { Start-Service -Name $Service }
     smbUser = $computer + '\' + $name
     oneWay = $oneWay
     mutual = $mutual
-    featureWasInstalled = $featureWasInstalled
-    initiatorWasRunning = $initiatorWasRunning
+    featureWasInstalled = $iscsiBefore.featureWasInstalled
+    initiatorWasRunning = $iscsiBefore.initiatorWasRunning
 }

@@ -19,10 +19,12 @@ Assert-ConformanceNames -Root $Root -Tag $Tag
 $pattern = 'csiconf' + $Tag + '*'
 $failures = New-Object System.Collections.Generic.List[string]
 
+# A step's body returns nothing when it did its work, or the reason it had nothing to do.
 function Invoke-Step([string]$Name, [scriptblock]$Body) {
     try {
-        & $Body
-        Write-Output ('ok    ' + $Name)
+        $skipped = @(& $Body | Where-Object { $_ -is [string] })
+        if ($skipped.Count -gt 0) { Write-Output ('skip  ' + $Name + ': ' + ($skipped -join ' ')) }
+        else { Write-Output ('ok    ' + $Name) }
     } catch {
         $failures.Add($Name + ': ' + $_.Exception.Message)
         Write-Output ('FAIL  ' + $Name + ': ' + $_.Exception.Message)
@@ -34,17 +36,21 @@ Invoke-Step 'SMB global mappings to the conformance share' {
         Remove-SmbGlobalMapping -InputObject $_ -Force
     }
 }
+# The initiator's cmdlets need MSiSCSI, which is stopped on a fresh Windows Server and after
+# -StopInitiator. Sessions exist only while it runs; a portal this suite registered was removed
+# before the service was stopped (this order), so a stopped initiator leaves nothing to undo.
 Invoke-Step 'iSCSI sessions to the conformance targets' {
+    if (-not (Test-ConformanceServiceRunning -Name 'MSiSCSI')) { return 'MSiSCSI is not running' }
     Get-IscsiSession | Where-Object { $_.TargetNodeAddress -like ('*:*-' + $pattern) } | ForEach-Object {
-        if ($_.IsPersistent) { Unregister-IscsiSession -SessionIdentifier $_.SessionIdentifier }
-        Disconnect-IscsiTarget -NodeAddress $_.TargetNodeAddress -SessionIdentifier $_.SessionIdentifier -Confirm:$false
+        if ($_.IsPersistent) { Unregister-IscsiSession -SessionIdentifier $_.SessionIdentifier | Out-Null }
+        Disconnect-IscsiTarget -NodeAddress $_.TargetNodeAddress -SessionIdentifier $_.SessionIdentifier -Confirm:$false | Out-Null
     }
 }
 Invoke-Step 'iSCSI portal' {
-    if ($PortalAddress -ne '') {
-        Get-IscsiTargetPortal | Where-Object { $_.TargetPortalAddress -eq $PortalAddress } | ForEach-Object {
-            Remove-IscsiTargetPortal -InputObject $_ -Confirm:$false
-        }
+    if ($PortalAddress -eq '') { return 'no portal address given' }
+    if (-not (Test-ConformanceServiceRunning -Name 'MSiSCSI')) { return 'MSiSCSI is not running' }
+    Get-IscsiTargetPortal | Where-Object { $_.TargetPortalAddress -eq $PortalAddress } | ForEach-Object {
+        Remove-IscsiTargetPortal -InputObject $_ -Confirm:$false | Out-Null
     }
 }
 Invoke-Step 'folder mounts under the root' {
@@ -64,15 +70,17 @@ Invoke-Step 'blank virtual disks' {
         }
     }
 }
+# The IscsiTarget module can linger after the feature is uninstalled while WinTarget is gone;
+# its targets went with the feature.
 Invoke-Step 'iSCSI targets and virtual disks' {
-    if ($null -ne (Get-Command -Name 'Get-IscsiServerTarget' -ErrorAction SilentlyContinue)) {
-        Get-IscsiServerTarget | Where-Object { $_.TargetName -like $pattern } | ForEach-Object {
-            Remove-IscsiServerTarget -TargetName $_.TargetName
-        }
-        Get-IscsiVirtualDisk | Where-Object { (Split-Path -Leaf $_.Path) -like ($pattern + '.vhdx') } | ForEach-Object {
-            Remove-IscsiVirtualDisk -Path $_.Path
-            Remove-Item -LiteralPath $_.Path -Force -ErrorAction SilentlyContinue
-        }
+    if ($null -eq (Get-Command -Name 'Get-IscsiServerTarget' -ErrorAction SilentlyContinue)) { return 'no iSCSI Target cmdlets' }
+    if (-not (Test-ConformanceServiceRunning -Name 'WinTarget')) { return 'WinTarget is not running' }
+    Get-IscsiServerTarget | Where-Object { $_.TargetName -like $pattern } | ForEach-Object {
+        Remove-IscsiServerTarget -TargetName $_.TargetName | Out-Null
+    }
+    Get-IscsiVirtualDisk | Where-Object { (Split-Path -Leaf $_.Path) -like ($pattern + '.vhdx') } | ForEach-Object {
+        Remove-IscsiVirtualDisk -Path $_.Path | Out-Null
+        Remove-Item -LiteralPath $_.Path -Force -ErrorAction SilentlyContinue
     }
 }
 Invoke-Step 'SMB share' {
@@ -80,6 +88,13 @@ Invoke-Step 'SMB share' {
 }
 Invoke-Step 'local user' {
     Get-LocalUser | Where-Object { $_.Name -like $pattern } | ForEach-Object { Remove-LocalUser -Name $_.Name }
+}
+Invoke-Step 'host names in the hosts file' {
+    $hostsFile = Get-ConformanceHostsFile
+    if (-not (Test-Path -LiteralPath $hostsFile)) { return 'no hosts file' }
+    $lines = @(Get-Content -LiteralPath $hostsFile)
+    $kept = @($lines | Where-Object { -not (Test-ConformanceHostsEntry -Line $_ -Pattern $pattern) })
+    if ($kept.Count -ne $lines.Count) { Set-Content -LiteralPath $hostsFile -Value $kept -Encoding Ascii }
 }
 Invoke-Step 'files under the root' {
     # Nothing is mounted below Root any more; .NET deletes a reparse point without following it.

@@ -1,6 +1,6 @@
 # Invoke-CimMethod (CimCmdlets), modelled for the one call the SMB group makes: the static method
 # MSFT_SmbGlobalMapping.Create in ROOT/Microsoft/Windows/SMB, which (unlike New-SmbGlobalMapping)
-# takes no mandatory credential; upstream csi-proxy maps without one this way (pkg/cim/smb.go).
+# takes no mandatory credential; upstream csi-proxy maps without one this way (pkg/wmi/smb.go).
 # Parameters: PowerShell's InvokeCimMethodCommand.cs and learn.microsoft.com Invoke-CimMethod (5.1).
 
 # The error writer named as the real class, so a written error's FQID ends in
