@@ -41,7 +41,7 @@ describeWithPwsh("the storage cache after a disk grew (cachedSize)", (pwsh) => {
     });
     expect(await host.shell.run(sizes, { Refresh: false })).toEqual(before);
     const stale = await failure(host.shell.run(grow, { Size: 2 * gib - 64 * mib }));
-    expect(stale.record.fullyQualifiedErrorId).toMatch(/^StorageWMI 4097,/);
+    expect(stale.record?.fullyQualifiedErrorId).toMatch(/^StorageWMI 4097,/);
 
     const after = await host.shell.run<{ DiskSize: number; SizeMax: number }>(sizes, {
       Refresh: true,
