@@ -220,6 +220,12 @@ const volumeMatrix = faultMatrix<VolumeGroups>({
       code: "COMMAND_FAILED",
       call: ({ volume, id }) => volume.writeVolumeCache({ volumeId: id }),
     },
+    {
+      method: "listVolumeMountPoints",
+      cmdlet: "Get-Volume",
+      code: "COMMAND_FAILED",
+      call: ({ volume, id }) => volume.listVolumeMountPoints({ volumeId: id }),
+    },
   ],
 });
 
