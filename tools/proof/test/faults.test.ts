@@ -185,7 +185,8 @@ const volumeMatrix = faultMatrix<VolumeGroups>({
     },
     {
       method: "resizeVolume",
-      cmdlet: "Get-Volume",
+      // The Storage cache is refreshed before anything is read (aws-ebs-csi-driver#2881).
+      cmdlet: "Update-HostStorageCache",
       code: "COMMAND_FAILED",
       call: ({ volume, id }) => volume.resizeVolume({ volumeId: id, sizeBytes: gib + 512 * mib }),
       reset: (_groups, sim) => Promise.resolve(restoreSizes(sim, 1)),
