@@ -37,8 +37,8 @@ import type {
 import {
   booleanField,
   diskNumber,
-  nonEmptyString,
   optionalBooleanField,
+  parsePage83Id,
   requestObject,
 } from "./validate.js";
 
@@ -257,7 +257,7 @@ export class Disk {
     request: GetDiskNumberByPage83Request,
     options?: CallOptions,
   ): Promise<GetDiskNumberByPage83Response> {
-    const page83 = nonEmptyString(request, "page83", "getDiskNumberByPage83");
+    const page83 = parsePage83Id(requestObject(request, "getDiskNumberByPage83").page83);
     const { diskIds, errors } = await withCallContext("getDiskNumberByPage83", options, (context) =>
       this.#listDiskIds(context),
     );

@@ -9,6 +9,7 @@ export {
   isDiskReadOnlyError,
 } from "./errors.js";
 export { diskScripts } from "./host.js";
+export { parsePage83Id } from "./validate.js";
 export type {
   DiskIds,
   DiskIdsError,

@@ -23,12 +23,22 @@ export function optionalBooleanField(request: unknown, field: string, method: st
   return booleanField(request, field, method);
 }
 
-/** A non-empty string field. */
-export function nonEmptyString(request: unknown, field: string, method: string): string {
-  const value = requestObject(request, method)[field];
+/**
+ * Validates a page-83 (SCSI VPD 0x83) disk identifier the way `getDiskNumberByPage83` does, so a
+ * gRPC handler can refuse bad input before calling anything: any non-empty string, compared
+ * byte-exactly later (Windows keeps padding such as `Google  persistent-disk-1`). Returns the value
+ * unchanged; throws `INVALID_ARGUMENT` (a `CsiProxyError`) otherwise.
+ *
+ * @example
+ * ```ts
+ * parsePage83Id("Google  persistent-disk-1"); // "Google  persistent-disk-1"
+ * parsePage83Id(""); // throws CsiProxyError { code: "INVALID_ARGUMENT" }
+ * ```
+ */
+export function parsePage83Id(value: unknown): string {
   if (typeof value !== "string" || value === "") {
     throw invalidArgument(
-      `${method}: ${field} must be a non-empty string, got ${describe(value)}.`,
+      `getDiskNumberByPage83: page83 must be a non-empty string, got ${describe(value)}.`,
     );
   }
   return value;

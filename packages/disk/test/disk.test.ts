@@ -1,6 +1,7 @@
 import { CsiProxyError, isCsiProxyError } from "@csi-proxy/exec";
 import { describe, expect, it, vi } from "vitest";
 import { Disk } from "../src/disk.js";
+import { parsePage83Id } from "../src/index.js";
 import { DiskNotFoundError, DiskReadOnlyError, isDiskReadOnlyError } from "../src/errors.js";
 import type { SetDiskStateRequest } from "../src/types.js";
 import { FakeDiskHost, powerShellError, type FakeDisk } from "./fake-host.js";
@@ -73,6 +74,25 @@ describe("validation happens before any host call", () => {
     const error = await failure(disk.getDiskNumberByPage83({ page83: value as string }));
     expect(error.code).toBe("INVALID_ARGUMENT");
     expect(host.calls).toEqual([]);
+  });
+
+  it.each([[""], [undefined], [5]])(
+    "parsePage83Id, exported for gRPC handlers, refuses %j as the method does",
+    async (value) => {
+      const { disk } = setup();
+      const method = await failure(disk.getDiskNumberByPage83({ page83: value as string }));
+      let thrown: unknown;
+      try {
+        parsePage83Id(value);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toMatchObject({ code: "INVALID_ARGUMENT", message: method.message });
+    },
+  );
+
+  it("parsePage83Id returns an identifier unchanged, padding included", () => {
+    expect(parsePage83Id("Google  persistent-disk-1 ")).toBe("Google  persistent-disk-1 ");
   });
 
   it.each([[null], [[]], ["x"]])("rejects request %j", async (request) => {

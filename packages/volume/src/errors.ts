@@ -45,6 +45,24 @@ export function isSupportedSizeUnavailableError(
   return sizeErrorGuard(value);
 }
 
+/**
+ * An explicit `resizeVolume` size larger than the disk Windows sees, even after
+ * `Update-HostStorageCache`: the cloud's grow has not reached this host (yet). Code
+ * `FAILED_PRECONDITION`, which is not final (kubelet retries NodeExpandVolume with backoff, and
+ * gRPC defines it as "the system is not in a state required for the operation"), unlike
+ * `INVALID_ARGUMENT`; nothing was changed.
+ */
+export function sizeUnreachableError(
+  volumeId: string,
+  requested: bigint,
+  diskSize: bigint,
+): CsiProxyError {
+  return new CsiProxyError(
+    `Volume ${volumeId}: sizeBytes ${requested} is larger than its disk (${diskSize} bytes as Windows sees it after a storage cache refresh); retry once the disk has grown.`,
+    { code: "FAILED_PRECONDITION" },
+  );
+}
+
 function recordOf(error: unknown): PowerShellErrorRecord | undefined {
   if (!isCsiProxyError(error)) return undefined;
   const record = (error as { record?: unknown }).record;

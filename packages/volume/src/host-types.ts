@@ -27,6 +27,22 @@ export interface PartitionSizes {
   size: bigint;
   /** `Get-PartitionSupportedSize`'s `SizeMax`. */
   sizeMax?: bigint | undefined;
+  /** Where the partition sits on its disk, as MSFT_Partition and MSFT_Disk report it; absent from hosts that do not read it. */
+  layout?: PartitionLayout | undefined;
+}
+
+/** The layout that bounds a partition, readable without the Optimize Drives service (defragsvc). */
+export interface PartitionLayout {
+  /** The partition's `Offset` in bytes. */
+  offset: bigint;
+  /** The `Offset` of the next partition on the disk; undefined when this one is the last. */
+  nextOffset?: bigint | undefined;
+  /** The disk's `Size` in bytes (after the cache refresh). */
+  diskSize: bigint;
+  /** The disk's `LogicalSectorSize` in bytes. */
+  logicalSectorSize: number;
+  /** Raw `MSFT_Disk.PartitionStyle`: 1 MBR, 2 GPT. */
+  partitionStyle: number;
 }
 
 /** What the mount script found or did. */
@@ -138,6 +154,8 @@ export interface VolumeHost {
   getDiskNumbers(volumeId: string, context?: CallContext): Promise<number[]>;
   /** Flushes the volume's file-system cache. */
   writeVolumeCache(volumeId: string, context?: CallContext): Promise<void>;
+  /** The partition's access paths (drive roots, mount folders) without its `\\?\Volume{GUID}\` path. */
+  listMountPoints(volumeId: string, context?: CallContext): Promise<string[]>;
   /** Follows links from `targetPath` (at most `maxDepth`) to a volume mount. */
   resolveMountTarget(
     targetPath: string,

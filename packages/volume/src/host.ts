@@ -16,6 +16,7 @@ import type {
 import {
   parseDiskNumbers,
   parseMountOutcome,
+  parseMountPoints,
   parsePartitionSizes,
   parsePathLookup,
   parseUnmountOutcome,
@@ -34,6 +35,7 @@ import {
 import {
   getDiskNumbersScript,
   getPartitionSizesScript,
+  listMountPointsScript,
   resizePartitionScript,
   writeVolumeCacheScript,
 } from "./size-scripts.js";
@@ -59,6 +61,8 @@ export const volumeScripts = Object.freeze({
   getDiskNumbers: getDiskNumbersScript,
   /** Flushes a volume's cache. */
   writeVolumeCache: writeVolumeCacheScript,
+  /** A volume's access paths other than its GUID path. */
+  listMountPoints: listMountPointsScript,
   /** Follows links from a path to a volume mount. */
   resolveMountTarget: resolveMountTargetScript,
   /** Finds the volume that holds a path. */
@@ -156,6 +160,9 @@ export function createPowerShellVolumeHost(shell: PowerShell): VolumeHost {
     },
     async writeVolumeCache(volumeId: string, context?: CallContext) {
       await run(writeVolumeCacheScript, { VolumeId: volumeId }, context);
+    },
+    async listMountPoints(volumeId: string, context?: CallContext): Promise<string[]> {
+      return parseMountPoints(await run(listMountPointsScript, { VolumeId: volumeId }, context));
     },
     async resolveMountTarget(
       targetPath: string,

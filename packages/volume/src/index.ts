@@ -3,6 +3,7 @@ export { maxPathSteps } from "./outcomes.js";
 export { createPowerShellVolumeHost, volumeScripts } from "./host.js";
 export { SupportedSizeUnavailableError, isSupportedSizeUnavailableError } from "./errors.js";
 export { minimumResizeBytes } from "./resize.js";
+export { parseVolumeId } from "./validate.js";
 export type {
   VolumeHost,
   VolumeInfo,
@@ -41,6 +42,8 @@ export type {
   VolumeIdResponse,
   WriteVolumeCacheRequest,
   WriteVolumeCacheResponse,
+  ListVolumeMountPointsRequest,
+  ListVolumeMountPointsResponse,
 } from "./types.js";
 // Error guards and the shared empty response, so a driver using this group alone needs no exec import.
 export { CsiProxyError, isCsiProxyError } from "@csi-proxy/exec";

@@ -70,6 +70,10 @@ export function parseVolumeInfo(value: unknown): VolumeInfo {
   };
 }
 
+function optionalSize(what: string, value: unknown): bigint | undefined {
+  return value === null || value === undefined ? undefined : parseSize(what, value);
+}
+
 /** The projection written by the getPartitionSizes script; a null SizeMax stays undefined. */
 export function parsePartitionSizes(value: unknown): PartitionSizes {
   const o = object("partition", value);
@@ -77,9 +81,20 @@ export function parsePartitionSizes(value: unknown): PartitionSizes {
     diskNumber: uint32("DiskNumber", o.DiskNumber),
     partitionNumber: uint32("PartitionNumber", o.PartitionNumber),
     size: parseSize("Size", o.Size),
-    sizeMax:
-      o.SizeMax === null || o.SizeMax === undefined ? undefined : parseSize("SizeMax", o.SizeMax),
+    sizeMax: optionalSize("SizeMax", o.SizeMax),
+    layout: {
+      offset: parseSize("Offset", o.Offset),
+      nextOffset: optionalSize("NextOffset", o.NextOffset),
+      diskSize: parseSize("DiskSize", o.DiskSize),
+      logicalSectorSize: uint32("LogicalSectorSize", o.LogicalSectorSize),
+      partitionStyle: uint32("PartitionStyle", o.PartitionStyle),
+    },
   };
+}
+
+/** `,@(...)` of access paths. */
+export function parseMountPoints(value: unknown): string[] {
+  return list(value).map((path) => text("access path", path));
 }
 
 /** `,@(...)` of disk numbers. */

@@ -147,5 +147,14 @@ export type GetClosestVolumeIdFromTargetPathResponse = VolumeIdResponse;
 /** Request of {@link Volume.writeVolumeCache}. */
 export type WriteVolumeCacheRequest = VolumeIdRequest;
 
+/** `listVolumeMountPoints` request. */
+export type ListVolumeMountPointsRequest = VolumeIdRequest;
+
+/** `listVolumeMountPoints` response. */
+export interface ListVolumeMountPointsResponse {
+  /** Drive roots (`D:\`) and mount folders of the volume, as Windows lists them; empty when none. */
+  mountPoints: string[];
+}
+
 /** Response of {@link Volume.writeVolumeCache} (empty, as upstream). */
 export type WriteVolumeCacheResponse = EmptyResponse;

@@ -32,8 +32,19 @@ export function assertRequest<T>(value: T): T {
   return ownRequest(value, "Volume");
 }
 
-/** `\\?\Volume{GUID}\` exactly (the MSFT_Volume UniqueId form), else INVALID_ARGUMENT. */
-export function validateVolumeId(value: unknown): string {
+/**
+ * Validates a volume id the way every method of this group does, so a gRPC handler can refuse bad
+ * input before calling anything: `\\?\Volume{GUID}\` exactly (the MSFT_Volume UniqueId form,
+ * GUID in any letter case). Returns the value unchanged; throws `INVALID_ARGUMENT` (a
+ * `CsiProxyError`) otherwise.
+ *
+ * @example
+ * ```ts
+ * parseVolumeId("\\\\?\\Volume{0a1b2c3d-0000-0000-0000-100000000000}\\"); // returned as is
+ * parseVolumeId("C:\\"); // throws CsiProxyError { code: "INVALID_ARGUMENT" }
+ * ```
+ */
+export function parseVolumeId(value: unknown): string {
   if (typeof value !== "string" || value === "") throw invalidArgument("volumeId is empty.");
   if (!volumeIdPattern.test(value))
     throw invalidArgument(

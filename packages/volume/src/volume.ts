@@ -9,7 +9,12 @@ import {
   type HostBinding,
   type KeyedLock,
 } from "@csi-proxy/exec";
-import { isSupportedSizeFailure, SupportedSizeUnavailableError, toVolumeError } from "./errors.js";
+import {
+  isSupportedSizeFailure,
+  sizeUnreachableError,
+  SupportedSizeUnavailableError,
+  toVolumeError,
+} from "./errors.js";
 import { createPowerShellVolumeHost } from "./host.js";
 import type { PartitionSizes, VolumeHost } from "./host-types.js";
 import {
@@ -20,7 +25,7 @@ import {
   unmountResponse,
 } from "./outcomes.js";
 import { toByteCount } from "./parse.js";
-import { resizeDecision } from "./resize.js";
+import { layoutSizeMax, resizeDecision } from "./resize.js";
 import type {
   FormatVolumeRequest,
   FormatVolumeResponse,
@@ -34,6 +39,8 @@ import type {
   GetVolumeStatsResponse,
   IsVolumeFormattedRequest,
   IsVolumeFormattedResponse,
+  ListVolumeMountPointsRequest,
+  ListVolumeMountPointsResponse,
   ListVolumesOnDiskRequest,
   ListVolumesOnDiskResponse,
   MountVolumeRequest,
@@ -55,7 +62,7 @@ import {
   validateSizeBytes,
   validateTargetPath,
   validateUint32,
-  validateVolumeId,
+  parseVolumeId,
   volumeKey,
 } from "./validate.js";
 
@@ -132,7 +139,7 @@ export class Volume {
     options?: CallOptions,
   ): Promise<MountVolumeResponse> {
     request = assertRequest(request);
-    const volumeId = validateVolumeId(request.volumeId);
+    const volumeId = parseVolumeId(request.volumeId);
     const targetPath = validateTargetPath(request.targetPath, this.pathStyle);
     const keys = [volumeKey(volumeId), pathKey(targetPath, this.pathStyle)];
     const outcome = await withCallContext("mountVolume", options, (context) =>
@@ -153,7 +160,7 @@ export class Volume {
     options?: CallOptions,
   ): Promise<UnmountVolumeResponse> {
     request = assertRequest(request);
-    const volumeId = validateVolumeId(request.volumeId);
+    const volumeId = parseVolumeId(request.volumeId);
     const targetPath = validateTargetPath(request.targetPath, this.pathStyle);
     const keys = [volumeKey(volumeId), pathKey(targetPath, this.pathStyle)];
     const outcome = await withCallContext("unmountVolume", options, (context) =>
@@ -173,7 +180,7 @@ export class Volume {
     options?: CallOptions,
   ): Promise<IsVolumeFormattedResponse> {
     request = assertRequest(request);
-    const volumeId = validateVolumeId(request.volumeId);
+    const volumeId = parseVolumeId(request.volumeId);
     const info = await withCallContext("isVolumeFormatted", options, (context) =>
       this.#onVolume(volumeId, context, () => this.#host.getVolume(volumeId, context)),
     );
@@ -192,7 +199,7 @@ export class Volume {
     options?: CallOptions,
   ): Promise<FormatVolumeResponse> {
     request = assertRequest(request);
-    const volumeId = validateVolumeId(request.volumeId);
+    const volumeId = parseVolumeId(request.volumeId);
     const fileSystem = validateFileSystem(request.fileSystem);
     const label = validateLabel(request.label);
     await withCallContext("formatVolume", options, (context) =>
@@ -206,7 +213,11 @@ export class Volume {
   /**
    * Grows the volume's partition (and file system) to `sizeBytes`, clamped to the supported
    * maximum, or to the maximum when it is 0. Shrink requests and growth below 100 MiB (measured
-   * after clamping) succeed without change (`resized: false`).
+   * after clamping) succeed without change (`resized: false`). The Storage cache is refreshed
+   * first (`Update-HostStorageCache`), so a disk the cloud just grew shows its new size; a
+   * `sizeBytes` larger than the disk even then fails with `FAILED_PRECONDITION` (retry later).
+   * Without defragsvc (`Get-PartitionSupportedSize` failing) an explicit size is clamped to what
+   * the partition layout allows; a size of 0 then fails with {@link SupportedSizeUnavailableError}.
    * Cancelled: the partition may already have grown; a retry is safe, as it reads the size again
    * and grows only what is still missing (`resized: false` when the first call finished the job).
    */
@@ -215,14 +226,17 @@ export class Volume {
     options?: CallOptions,
   ): Promise<ResizeVolumeResponse> {
     request = assertRequest(request);
-    const volumeId = validateVolumeId(request.volumeId);
+    const volumeId = parseVolumeId(request.volumeId);
     const requested = validateSizeBytes(request.sizeBytes);
     return withCallContext("resizeVolume", options, (context) =>
       this.#onVolume(volumeId, context, async () => {
         const sizes = await this.#partitionSizes(volumeId, requested === 0n, context);
         if (requested === 0n && sizes.sizeMax === undefined)
           throw new SupportedSizeUnavailableError(volumeId);
-        const decision = resizeDecision(sizes.size, requested, sizes.sizeMax);
+        const diskSize = sizes.layout?.diskSize;
+        const decision = resizeDecision(sizes.size, requested, sizes.sizeMax, diskSize);
+        if (decision.unreachable && diskSize !== undefined)
+          throw sizeUnreachableError(volumeId, requested, diskSize);
         if (!decision.resize) return { resized: false };
         await this.#host.resizePartition(volumeId, decision.target, context);
         return { resized: true };
@@ -239,7 +253,7 @@ export class Volume {
     options?: CallOptions,
   ): Promise<GetVolumeStatsResponse> {
     request = assertRequest(request);
-    const volumeId = validateVolumeId(request.volumeId);
+    const volumeId = parseVolumeId(request.volumeId);
     const info = await withCallContext("getVolumeStats", options, (context) =>
       this.#onVolume(volumeId, context, () => this.#host.getVolume(volumeId, context)),
     );
@@ -256,7 +270,7 @@ export class Volume {
     options?: CallOptions,
   ): Promise<GetDiskNumberFromVolumeIdResponse> {
     request = assertRequest(request);
-    const volumeId = validateVolumeId(request.volumeId);
+    const volumeId = parseVolumeId(request.volumeId);
     const numbers = await withCallContext("getDiskNumberFromVolumeId", options, (context) =>
       this.#onVolume(volumeId, context, () => this.#host.getDiskNumbers(volumeId, context)),
     );
@@ -309,11 +323,29 @@ export class Volume {
     options?: CallOptions,
   ): Promise<WriteVolumeCacheResponse> {
     request = assertRequest(request);
-    const volumeId = validateVolumeId(request.volumeId);
+    const volumeId = parseVolumeId(request.volumeId);
     await withCallContext("writeVolumeCache", options, (context) =>
       this.#onVolume(volumeId, context, () => this.#host.writeVolumeCache(volumeId, context)),
     );
     return {};
+  }
+
+  /**
+   * Where the volume is mounted: its partition's access paths (drive roots such as `D:\` and
+   * mount folders, as Windows stores them) without the `\\?\Volume{GUID}\` path every volume
+   * has; an empty list when there are none. `NOT_FOUND` when no volume has the id.
+   * Cancelled: nothing has changed (a read); retry freely.
+   */
+  async listVolumeMountPoints(
+    request: ListVolumeMountPointsRequest,
+    options?: CallOptions,
+  ): Promise<ListVolumeMountPointsResponse> {
+    request = assertRequest(request);
+    const volumeId = parseVolumeId(request.volumeId);
+    const mountPoints = await withCallContext("listVolumeMountPoints", options, (context) =>
+      this.#onVolume(volumeId, context, () => this.#host.listMountPoints(volumeId, context)),
+    );
+    return { mountPoints };
   }
 
   /** Closes the PowerShell host this instance created (an injected `shell` or `host` is left open). */
@@ -322,7 +354,8 @@ export class Volume {
   }
 
   // The maximum is always asked for; only a size-0 request needs it, so for an explicit size a
-  // failed Get-PartitionSupportedSize (defragsvc, StorageWMI 4) means "no clamp", not a failure.
+  // failed Get-PartitionSupportedSize (defragsvc, StorageWMI 4; aws-ebs-csi-driver#2877) is not a
+  // failure: the clamp uses the maximum the partition layout allows instead.
   async #partitionSizes(
     volumeId: string,
     required: boolean,
@@ -332,7 +365,10 @@ export class Volume {
       return await this.#host.getPartitionSizes(volumeId, true, context);
     } catch (error) {
       if (required || !isSupportedSizeFailure(error)) throw error;
-      return this.#host.getPartitionSizes(volumeId, false, context);
+      const sizes = await this.#host.getPartitionSizes(volumeId, false, context);
+      return sizes.layout === undefined
+        ? sizes
+        : { ...sizes, sizeMax: layoutSizeMax(sizes.layout) };
     }
   }
 

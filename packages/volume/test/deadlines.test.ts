@@ -26,6 +26,7 @@ const requests: Record<string, object> = {
   getVolumeIdFromTargetPath: { targetPath },
   getClosestVolumeIdFromTargetPath: { targetPath },
   writeVolumeCache: { volumeId: volumeA },
+  listVolumeMountPoints: { volumeId: volumeA },
 };
 
 type Method = (request: object, options?: unknown) => Promise<unknown>;
@@ -125,7 +126,10 @@ describe("one deadline across a method's scripts", () => {
         runs.push({ script: script.name, options });
         // Time passes in every script, so the deadline left for the next one is smaller.
         await new Promise((resolve) => setTimeout(resolve, 5));
-        const sizes = { DiskNumber: 1, PartitionNumber: 2, Size: gib, SizeMax: 2 * gib };
+        const sizes = {
+          ...{ DiskNumber: 1, PartitionNumber: 2, Size: gib, SizeMax: 2 * gib },
+          ...{ Offset: 1048576, DiskSize: 3 * gib, LogicalSectorSize: 512, PartitionStyle: 2 },
+        };
         return (script.name === "volume.getPartitionSizes" ? sizes : undefined) as T;
       },
       warmUp: () => Promise.resolve(),

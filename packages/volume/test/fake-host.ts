@@ -18,6 +18,7 @@ export function fakeHost(overrides: Partial<VolumeHost> = {}) {
     writeVolumeCache: vi.fn<VolumeHost["writeVolumeCache"]>(unexpected("writeVolumeCache")),
     resolveMountTarget: vi.fn<VolumeHost["resolveMountTarget"]>(unexpected("resolveMountTarget")),
     findClosestVolume: vi.fn<VolumeHost["findClosestVolume"]>(unexpected("findClosestVolume")),
+    listMountPoints: vi.fn<VolumeHost["listMountPoints"]>(unexpected("listMountPoints")),
   };
   for (const [name, impl] of Object.entries(overrides)) {
     (host as unknown as Record<string, { mockImplementation: (f: unknown) => void }>)[

@@ -67,7 +67,17 @@ describe("PowerShell-backed host", () => {
         Size: 9007199254740993n,
         SizeRemaining: 1,
       },
-      "volume.getPartitionSizes": { DiskNumber: 1, PartitionNumber: 2, Size: 100, SizeMax: null },
+      "volume.getPartitionSizes": {
+        DiskNumber: 1,
+        PartitionNumber: 2,
+        Size: 100,
+        SizeMax: null,
+        Offset: 1048576,
+        NextOffset: null,
+        DiskSize: 2n ** 60n,
+        LogicalSectorSize: 512,
+        PartitionStyle: 2,
+      },
       "volume.getDiskNumbers": 3,
       "volume.unmountVolume": { Status: "otherVolume", Target: "x" },
       "volume.resolveMountTarget": { Status: "notMounted", Path: "/a" },
@@ -84,6 +94,13 @@ describe("PowerShell-backed host", () => {
       partitionNumber: 2,
       size: 100n,
       sizeMax: undefined,
+      layout: {
+        offset: 1048576n,
+        nextOffset: undefined,
+        diskSize: 2n ** 60n,
+        logicalSectorSize: 512,
+        partitionStyle: 2,
+      },
     });
     expect(await host.getDiskNumbers(volumeA)).toEqual([3]);
     expect(await host.unmountVolume(volumeA, "/a")).toEqual({ status: "otherVolume", target: "x" });

@@ -97,7 +97,7 @@ describeWithPwsh("resize to the grown disk's full size on GPT (N1)", (pwsh) => {
     expect(resize?.parameters.Size).toBe(usableEnd - (partition?.offset ?? 0));
   });
 
-  it("passes an explicit size on as is when Get-PartitionSupportedSize fails (defragsvc)", async () => {
+  it("keeps an explicit size that fits when Get-PartitionSupportedSize fails (defragsvc)", async () => {
     const volumeId = volumeIdOf(sim, 1);
     sim.update((state) => {
       const disk = state.disks.find((d) => d.number === 1);

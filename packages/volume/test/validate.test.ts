@@ -7,10 +7,11 @@ import {
   validateSizeBytes,
   validateTargetPath,
   validateUint32,
-  validateVolumeId,
+  parseVolumeId,
   volumeKey,
 } from "../src/validate.js";
 import { volumeA } from "./fake-host.js";
+import * as publicApi from "../src/index.js";
 
 function codeOf(work: () => unknown): string | undefined {
   try {
@@ -21,10 +22,15 @@ function codeOf(work: () => unknown): string | undefined {
   return undefined;
 }
 
-describe("validateVolumeId", () => {
+describe("parseVolumeId", () => {
+  it("is exported for gRPC handlers as the very check the methods run", () => {
+    expect(publicApi.parseVolumeId).toBe(parseVolumeId);
+    expect(codeOf(() => publicApi.parseVolumeId("C:\\"))).toBe("INVALID_ARGUMENT");
+  });
+
   it("accepts the UniqueId form in any letter case", () => {
-    expect(validateVolumeId(volumeA)).toBe(volumeA);
-    expect(validateVolumeId(volumeA.toUpperCase().replace("VOLUME", "Volume"))).toBeTruthy();
+    expect(parseVolumeId(volumeA)).toBe(volumeA);
+    expect(parseVolumeId(volumeA.toUpperCase().replace("VOLUME", "Volume"))).toBeTruthy();
   });
 
   it.each([
@@ -37,12 +43,12 @@ describe("validateVolumeId", () => {
     "\\\\?\\Volume{452e318a-5cde-421e-9831-b9853c521012}\\'; Remove-Item C:\\ #",
     "\\\\?\\Volume{*}\\",
   ])("rejects %j", (id) => {
-    expect(codeOf(() => validateVolumeId(id))).toBe("INVALID_ARGUMENT");
+    expect(codeOf(() => parseVolumeId(id))).toBe("INVALID_ARGUMENT");
   });
 
   it("rejects non-strings", () => {
-    expect(codeOf(() => validateVolumeId(undefined))).toBe("INVALID_ARGUMENT");
-    expect(codeOf(() => validateVolumeId(42))).toBe("INVALID_ARGUMENT");
+    expect(codeOf(() => parseVolumeId(undefined))).toBe("INVALID_ARGUMENT");
+    expect(codeOf(() => parseVolumeId(42))).toBe("INVALID_ARGUMENT");
   });
 });
 

@@ -45,6 +45,7 @@ describe("validation happens before the host is called", () => {
       "INVALID_ARGUMENT",
     );
     expect(await codeOf(volume.writeVolumeCache({ volumeId: id }))).toBe("INVALID_ARGUMENT");
+    expect(await codeOf(volume.listVolumeMountPoints({ volumeId: id }))).toBe("INVALID_ARGUMENT");
     expect(await codeOf(volume.mountVolume({ volumeId: id, targetPath: "" }))).toBe(
       "INVALID_ARGUMENT",
     );
@@ -311,6 +312,27 @@ describe("isVolumeFormatted, formatVolume, stats, disk number, cache", () => {
   });
 });
 
+describe("listVolumeMountPoints", () => {
+  it("returns the host's access paths under the volume's lock and context", async () => {
+    const host = fakeHost({
+      listMountPoints: () => Promise.resolve(["D:\\", "C:\\var\\lib\\kubelet\\mount-1\\"]),
+    });
+    expect(await new Volume({ host }).listVolumeMountPoints({ volumeId: volumeA })).toEqual({
+      mountPoints: ["D:\\", "C:\\var\\lib\\kubelet\\mount-1\\"],
+    });
+    expect(host.listMountPoints).toHaveBeenCalledWith(volumeA, context);
+  });
+
+  it("maps a missing volume to NOT_FOUND", async () => {
+    const host = fakeHost({
+      listMountPoints: () => Promise.reject(psError("VolumeNotFound", "ObjectNotFound")),
+    });
+    expect(await codeOf(new Volume({ host }).listVolumeMountPoints({ volumeId: volumeA }))).toBe(
+      "NOT_FOUND",
+    );
+  });
+});
+
 describe("resizeVolume", () => {
   const current = 1024n * mib;
   function resizer(sizeMax: bigint | undefined) {
@@ -350,7 +372,50 @@ describe("resizeVolume", () => {
     expect(host.resizePartition).not.toHaveBeenCalled();
   });
 
-  it("passes an explicit size on unclamped when Get-PartitionSupportedSize fails", async () => {
+  it("refuses an explicit size above the disk with a retryable FAILED_PRECONDITION (stale cache, N1b)", async () => {
+    const layout = {
+      offset: mib,
+      diskSize: 1100n * mib,
+      logicalSectorSize: 512,
+      partitionStyle: 2,
+    };
+    const host = fakeHost({
+      getPartitionSizes: () =>
+        Promise.resolve({
+          diskNumber: 1,
+          partitionNumber: 2,
+          size: current,
+          sizeMax: current,
+          layout,
+        }),
+    });
+    const error = await new Volume({ host })
+      .resizeVolume({ volumeId: volumeA, sizeBytes: 2048n * mib })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "FAILED_PRECONDITION" });
+    expect(host.resizePartition).not.toHaveBeenCalled();
+  });
+
+  it("clamps to the layout's maximum when Get-PartitionSupportedSize fails (defragsvc, N1a)", async () => {
+    const layout = {
+      offset: 17n * mib,
+      diskSize: 2048n * mib,
+      logicalSectorSize: 4096,
+      partitionStyle: 2,
+    };
+    const sizes = vi
+      .fn<VolumeHost["getPartitionSizes"]>()
+      .mockRejectedValueOnce(psError("StorageWMI 4,Get-PartitionSupportedSize"))
+      .mockResolvedValueOnce({ diskNumber: 1, partitionNumber: 2, size: current, layout });
+    const host = fakeHost({ getPartitionSizes: sizes, resizePartition: () => Promise.resolve() });
+    expect(
+      await new Volume({ host }).resizeVolume({ volumeId: volumeA, sizeBytes: 2048n * mib }),
+    ).toEqual({ resized: true });
+    // The backup GPT (20480 bytes on 4 KiB sectors) costs the last MiB; the offset the first 17.
+    expect(host.resizePartition).toHaveBeenCalledWith(volumeA, 2030n * mib, context);
+  });
+
+  it("passes an explicit size on unclamped when Get-PartitionSupportedSize fails and the host gives no layout", async () => {
     const sizes = vi
       .fn<VolumeHost["getPartitionSizes"]>()
       .mockRejectedValueOnce(psError("StorageWMI 4,Get-PartitionSupportedSize"))

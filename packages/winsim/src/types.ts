@@ -42,6 +42,12 @@ export interface DiskState {
   deviceIdError: string | null;
   /** 0 Unknown, 1 Thin, 2 Fixed. */
   provisioningType: number;
+  /**
+   * The size the Storage provider's cache still holds after the disk grew on the storage side
+   * (`size` is the new one): Get-Disk, Get-PartitionSupportedSize and Resize-Partition see this
+   * until `Update-HostStorageCache` removes it. Absent: the cache is current.
+   */
+  cachedSize?: number;
 }
 
 /** A partition in state.json (MSFT_Partition fields; access paths as Linux folders). */

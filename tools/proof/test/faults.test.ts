@@ -185,7 +185,8 @@ const volumeMatrix = faultMatrix<VolumeGroups>({
     },
     {
       method: "resizeVolume",
-      cmdlet: "Get-Volume",
+      // The Storage cache is refreshed before anything is read (aws-ebs-csi-driver#2881).
+      cmdlet: "Update-HostStorageCache",
       code: "COMMAND_FAILED",
       call: ({ volume, id }) => volume.resizeVolume({ volumeId: id, sizeBytes: gib + 512 * mib }),
       reset: (_groups, sim) => Promise.resolve(restoreSizes(sim, 1)),
@@ -219,6 +220,12 @@ const volumeMatrix = faultMatrix<VolumeGroups>({
       cmdlet: "Get-Volume",
       code: "COMMAND_FAILED",
       call: ({ volume, id }) => volume.writeVolumeCache({ volumeId: id }),
+    },
+    {
+      method: "listVolumeMountPoints",
+      cmdlet: "Get-Volume",
+      code: "COMMAND_FAILED",
+      call: ({ volume, id }) => volume.listVolumeMountPoints({ volumeId: id }),
     },
   ],
 });

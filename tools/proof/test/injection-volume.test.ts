@@ -37,6 +37,7 @@ describeWithPwsh("injection: every string parameter of Volume", (pwsh) => {
       (id) => volume.getVolumeStats({ volumeId: id }),
       (id) => volume.getDiskNumberFromVolumeId({ volumeId: id }),
       (id) => volume.writeVolumeCache({ volumeId: id }),
+      (id) => volume.listVolumeMountPoints({ volumeId: id }),
     ];
     await fc.assert(
       fc.asyncProperty(hostile, fc.constantFrom(...calls), async (value, call) => {

@@ -26,8 +26,16 @@ function Update-WinSimPartitionNumbers($State, $Number) {
 }
 
 # Usable bytes: MBR from 1 MiB, GPT from 1 MiB (or after the MSR) up to the backup header, 1 MiB aligned.
+# The size the Storage provider's cache holds. A disk grown on the storage side keeps its old
+# `cachedSize` until Update-HostStorageCache (storage/disk.ps1); every Storage cmdlet sees that one.
+function Get-WinSimCachedDiskSize($Disk) {
+    $cached = Get-WinSimField $Disk 'cachedSize'
+    if ($null -ne $cached) { return [uint64]$cached }
+    return [uint64]$Disk.size
+}
+
 function Get-WinSimUsableEnd($Disk) {
-    $size = [uint64]$Disk.size
+    $size = Get-WinSimCachedDiskSize $Disk
     if ([int]$Disk.partitionStyle -eq 2) { $size = $size - 16896 }
     return [uint64]([math]::Floor($size / $script:WinSimMiB) * $script:WinSimMiB)
 }

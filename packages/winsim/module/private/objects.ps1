@@ -86,7 +86,7 @@ function New-WinSimDiskObject($State, $Disk) {
         PhysicalSectorSize   = [uint32](Get-WinSimField $Disk 'physicalSectorSize' 4096)
         SerialNumber         = Get-WinSimField $Disk 'serialNumber'
         Signature            = if ($null -eq $signature) { $null } else { [uint32]$signature }
-        Size                 = [uint64]$Disk.size
+        Size                 = Get-WinSimCachedDiskSize $Disk
         PSComputerName       = $null
     })
     $object = New-WinSimCimObject 'MSFT_Disk' $shown $raw

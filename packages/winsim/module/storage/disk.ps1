@@ -78,7 +78,11 @@ function Select-WinSimAssociatedDisks($State, [System.Collections.IDictionary]$B
     return , @()
 }
 
-# Refreshes the provider's cache; the simulator's state is always current, so it only logs the call.
+# Refreshes the provider's cache: a disk grown on the storage side (`cachedSize` set) shows its new
+# size from now on. Until then Get-Disk, Get-PartitionSupportedSize and Resize-Partition keep the
+# old size, as aws-ebs-csi-driver#2881 found after EBS grew a volume (it now calls this before every
+# resize). Whether Windows also refreshes on its own, and when, is not documented: the less
+# convenient reading, stale until this call, is the one modelled.
 function Update-HostStorageCache {
     [CmdletBinding(PositionalBinding = $false)]
     param(
@@ -88,6 +92,13 @@ function Update-HostStorageCache {
     )
     process {
         $bound = $PSBoundParameters
-        Invoke-WinSimCommand $PSCmdlet $bound $null { param($ctx) }
+        Invoke-WinSimCommand $PSCmdlet $bound $null {
+            param($ctx)
+            foreach ($disk in @($ctx.State.disks)) {
+                if ($null -eq $disk.PSObject.Properties['cachedSize']) { continue }
+                $disk.PSObject.Properties.Remove('cachedSize')
+                $ctx.Changed = $true
+            }
+        }
     }
 }
