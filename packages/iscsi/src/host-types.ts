@@ -52,9 +52,10 @@ export interface HostSession {
   /** A persistent ("favorite") login: Windows logs in again at boot unless it is unregistered. */
   readonly isPersistent: boolean;
   /**
-   * Whether one of its connections goes to one of the portal's addresses (an IP portal's own,
-   * a host name's every resolved address) on its port; `null` when the portal's host name does
-   * not resolve, so it cannot be told.
+   * Whether the session is the portal's: a connection to one of its addresses (an IP portal's
+   * own, a host name's every resolved address) on its port, or no connection another registered
+   * portal of the target can claim (a redirected login). `null`: the host cannot tell, which a
+   * disconnect treats as the portal's.
    */
   readonly viaPortal: boolean | null;
 }

@@ -1,3 +1,4 @@
+import { attributeSessions } from "./attribute.js";
 import {
   noCallContext,
   type CallContext,
@@ -20,7 +21,7 @@ import {
   parseDiskNumbers,
   parseOutcome,
   parsePortals,
-  parseSessions,
+  parseListedSessions,
 } from "./parse.js";
 import type { Portal } from "./portal.js";
 import { resolvePortal, systemHostNameResolver, type HostNameResolver } from "./resolve.js";
@@ -172,19 +173,18 @@ export function createPowerShellIscsiHost(
       ]);
     },
     async listTargetSessions(portal, iqn, context) {
-      const addresses = await resolvePortal(portal, resolve, context);
-      const sessions = parseSessions(
+      const listed = parseListedSessions(
         await run(
           listSessionsScript,
           {
-            TargetPortalAddresses: addresses ?? [],
+            TargetPortalAddress: portal.address,
             TargetPortalPortNumber: portal.port,
             NodeAddress: iqn,
           },
           context,
         ),
       );
-      return addresses === null ? sessions.map((s) => ({ ...s, viaPortal: null })) : sessions;
+      return attributeSessions(portal, listed.sessions, listed.otherPortals, resolve, context);
     },
     async logoutSessions(iqn, sessions, context) {
       const list = sessions.map((s) => ({

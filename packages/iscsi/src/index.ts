@@ -15,6 +15,7 @@ export type {
 } from "./host-types.js";
 export type { Portal } from "./portal.js";
 export { defaultIscsiPort } from "./portal.js";
+export { parseIqn, parseTargetPortal } from "./parsers.js";
 export { authenticationTypes } from "./auth.js";
 export type { CmdletAuthenticationType } from "./auth.js";
 export { IscsiError, isIscsiError } from "./errors.js";

@@ -231,11 +231,13 @@ export class Iscsi {
   }
 
   /**
-   * Logs out of a target's sessions through this portal (to one of its resolved addresses);
-   * sessions through other portals stay. Persistent logins are unregistered first, so Windows
-   * does not log in again at boot. Succeeds when no session goes through this portal.
-   * `FAILED_PRECONDITION` (reason `PORTAL_UNREACHABLE`) when the target has sessions but the
-   * portal's host name does not resolve: nothing is logged out.
+   * Logs out of a target's sessions through this portal; sessions another registered portal of
+   * the target can claim (a connection to one of its addresses) stay. A session whose connection
+   * goes to none of the portals' addresses (a target that redirected the login to a data
+   * address) is this portal's, and so is every session while its host name does not resolve,
+   * unless another portal claims it: an unstage never waits for DNS. Persistent logins are
+   * unregistered first, so Windows does not log in again at boot. Succeeds when no session is
+   * the portal's; `sessionsLoggedOut` says how many were.
    *
    * Cancelled: persistent logins may have been unregistered and some sessions logged out (never a
    * logout before its unregistration); a retry is safe: it lists the sessions again and finishes.
@@ -253,20 +255,18 @@ export class Iscsi {
         // A session that vanished meanwhile (ISDSC_INVALID_SESSION_ID) stops the script; look again once.
         for (let attempt = 1; ; attempt++) {
           const sessions = await this.#host.listTargetSessions(portal, iqn, context);
-          if (sessions.some((s) => s.viaPortal === null)) return "portalUnresolved";
           const logouts = chooseLogouts(sessions);
-          if (logouts.length === 0) return "done";
+          if (logouts.length === 0) return 0;
           context.throwIfDone();
           try {
             await this.#host.logoutSessions(iqn, logouts, context);
-            return "done";
+            return logouts.length;
           } catch (error) {
             if (attempt === 2 || iscsiStatusOf(error) !== invalidSessionId) throw error;
           }
         }
       });
-      if (outcome === "portalUnresolved") throw portalUnresolved(method, portal);
-      return {};
+      return { sessionsLoggedOut: outcome };
     });
   }
 
@@ -352,13 +352,13 @@ export class Iscsi {
 }
 
 /**
- * The sessions a disconnect logs out: only those through the portal, never another portal's
- * (portals are matched by resolved address, so a host-name portal finds its own). Each names
+ * The sessions a disconnect logs out: the portal's, never one another portal claims (`null`,
+ * from a host that cannot tell, counts as the portal's: no other portal claimed it). Each names
  * its target as Windows stores it; persistent logins are unregistered too.
  */
 function chooseLogouts(sessions: readonly HostSession[]): HostLogout[] {
   return sessions
-    .filter((s) => s.viaPortal === true)
+    .filter((s) => s.viaPortal !== false)
     .map((s) => ({
       sessionIdentifier: s.sessionIdentifier,
       targetNodeAddress: s.targetNodeAddress,

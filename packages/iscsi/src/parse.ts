@@ -1,5 +1,6 @@
 import { CsiProxyError } from "@csi-proxy/exec";
-import type { HostDiscovery, HostSession } from "./host-types.js";
+import type { Endpoint, ListedSession } from "./attribute.js";
+import type { HostDiscovery } from "./host-types.js";
 import type { Portal } from "./portal.js";
 
 function unexpected(script: string, what: string): CsiProxyError {
@@ -68,17 +69,33 @@ export function parseDiscovery(value: unknown): HostDiscovery {
   };
 }
 
-export function parseSessions(value: unknown): HostSession[] {
+/** `iscsi.listSessions`: the target's sessions with their connections, and the other portals offering it. */
+export function parseListedSessions(value: unknown): {
+  sessions: ListedSession[];
+  otherPortals: Endpoint[];
+} {
   const script = "iscsi.listSessions";
-  return list(value, script).map((item) => {
-    const entry = record(item, script);
-    return {
-      sessionIdentifier: text(entry.sessionIdentifier, script, "sessionIdentifier"),
-      targetNodeAddress: text(entry.targetNodeAddress, script, "targetNodeAddress"),
-      isPersistent: flag(entry.isPersistent, script, "isPersistent"),
-      viaPortal: flag(entry.viaPortal, script, "viaPortal"),
-    };
-  });
+  const top = record(value, script);
+  const endpoints = (items: unknown, field: string): Endpoint[] =>
+    list(items, script).map((item) => {
+      const entry = record(item, script);
+      return {
+        address: text(entry.address, script, `${field} address`),
+        port: integer(entry.port, script, `${field} port`),
+      };
+    });
+  return {
+    sessions: list(top.sessions, script).map((item) => {
+      const entry = record(item, script);
+      return {
+        sessionIdentifier: text(entry.sessionIdentifier, script, "sessionIdentifier"),
+        targetNodeAddress: text(entry.targetNodeAddress, script, "targetNodeAddress"),
+        isPersistent: flag(entry.isPersistent, script, "isPersistent"),
+        connections: endpoints(entry.connections, "connection"),
+      };
+    }),
+    otherPortals: endpoints(top.otherPortals, "portal"),
+  };
 }
 
 export function parseDiskNumbers(value: unknown): number[] {

@@ -94,9 +94,16 @@ $viaPortal = @($sessions | Where-Object {
         $portalIps -contains (& $ipText $_.TargetAddress) -and $_.TargetPortNumber -eq $TargetPortalPortNumber
     }).Count -gt 0
 })
+# A target redirects logins (RFC 7143 "moved temporarily": EqualLogic group IPs, StoreVirtual
+# VIPs) to a data address that is neither the portal's text nor its DNS answer, so without
+# another registered portal offering the target, every session of it came through this one.
+$others = @(Get-IscsiTargetPortal | Where-Object {
+    -not ($_.TargetPortalAddress -eq $TargetPortalAddress -and $_.TargetPortalPortNumber -eq $TargetPortalPortNumber) -and
+    @($_ | Get-IscsiTarget | Where-Object { $_.NodeAddress -eq $node }).Count -gt 0
+})
 $existing = $viaPortal
-if ($existing.Count -eq 0 -and -not $IsMultipathEnabled) { $existing = $sessions }
-# Multipath, sessions exist, and the portal's name does not resolve: any of them may be ours.
+if ($existing.Count -eq 0 -and (-not $IsMultipathEnabled -or $others.Count -eq 0)) { $existing = $sessions }
+# Multipath through several portals, sessions exist, and the portal's name does not resolve: any of them may be ours.
 if ($existing.Count -eq 0 -and $sessions.Count -gt 0 -and -not $PortalResolved) { 'portalUnresolved'; return }
 if ($existing.Count -gt 0) {
     $session = $existing[0]
@@ -120,30 +127,30 @@ if ($AuthenticationType -eq 'NONE') {
 `;
 
 /**
- * Connected sessions to the target, each with the target's name as Windows stores it and whether
- * it goes through the portal (one of its resolved addresses and its port).
+ * Connected sessions to the target, each with the target's name as Windows stores it and the
+ * addresses and ports its connections go to, and the other registered portals that offer the
+ * target (their text as registered): the Node side tells which sessions belong to the portal.
  */
 export const listSessionsScript = ps("iscsi.listSessions")`
-param([string[]]$TargetPortalAddresses, [int]$TargetPortalPortNumber, [string]$NodeAddress)
-$ipText = {
-    param([string]$Text)
-    $ip = $null
-    if (-not [System.Net.IPAddress]::TryParse($Text, [ref]$ip)) { return $Text.ToLowerInvariant() }
-    if ($ip.IsIPv4MappedToIPv6) { $ip = $ip.MapToIPv4() }
-    $ip.ToString()
-}
-$portalIps = @($TargetPortalAddresses | Where-Object { $_ } | ForEach-Object { & $ipText $_ })
-,@(Get-IscsiSession | Where-Object { $_.TargetNodeAddress -eq $NodeAddress -and $_.IsConnected } | ForEach-Object {
-    $connections = @(Get-IscsiConnection -IscsiSession $_ | Where-Object {
-        $portalIps -contains (& $ipText $_.TargetAddress) -and $_.TargetPortNumber -eq $TargetPortalPortNumber
+param([string]$TargetPortalAddress, [int]$TargetPortalPortNumber, [string]$NodeAddress)
+$others = @(Get-IscsiTargetPortal | Where-Object {
+    -not ($_.TargetPortalAddress -eq $TargetPortalAddress -and $_.TargetPortalPortNumber -eq $TargetPortalPortNumber) -and
+    @($_ | Get-IscsiTarget | Where-Object { $_.NodeAddress -eq $NodeAddress }).Count -gt 0
+} | ForEach-Object {
+    [pscustomobject]@{ address = [string]$_.TargetPortalAddress; port = [int]$_.TargetPortalPortNumber }
+})
+$sessions = @(Get-IscsiSession | Where-Object { $_.TargetNodeAddress -eq $NodeAddress -and $_.IsConnected } | ForEach-Object {
+    $connections = @(Get-IscsiConnection -IscsiSession $_ | ForEach-Object {
+        [pscustomobject]@{ address = [string]$_.TargetAddress; port = [int]$_.TargetPortNumber }
     })
     [pscustomobject]@{
         sessionIdentifier = $_.SessionIdentifier
         targetNodeAddress = [string]$_.TargetNodeAddress
         isPersistent      = [bool]$_.IsPersistent
-        viaPortal         = $connections.Count -gt 0
+        connections       = $connections
     }
 })
+[pscustomobject]@{ sessions = $sessions; otherPortals = $others }
 `;
 
 /**
@@ -152,7 +159,8 @@ $portalIps = @($TargetPortalAddresses | Where-Object { $_ } | ForEach-Object { &
  * target is named by its own MSFT_iSCSITarget object, piped as upstream did, never by the
  * caller's spelling: Windows spells one target two ways (Get-IscsiTarget as the target does,
  * Get-IscsiSession lower-cased, PowerShell/PowerShell#17306) and whether the -NodeAddress
- * filter ignores case is unverified. Without a target object, the session's own name is used.
+ * filter ignores case is unverified. Without a target object by name, the session's own target
+ * (Get-IscsiTarget -IscsiSession) is used, and only without that the session's own name.
  */
 export const logoutScript = ps("iscsi.logout")`
 param([string]$NodeAddress, [object[]]$Sessions)
@@ -161,8 +169,12 @@ foreach ($session in $Sessions) {
     if ($session.unregister) { Unregister-IscsiSession -SessionIdentifier $session.sessionIdentifier }
 }
 foreach ($session in $Sessions) {
-    if ($targets.Count -gt 0) {
-        $targets[0] | Disconnect-IscsiTarget -SessionIdentifier $session.sessionIdentifier -Confirm:$false
+    $owner = $targets
+    # Not listed by name any more: the session's own target object, found by association rather
+    # than by its lower-cased name, which an ordinal -NodeAddress filter could miss.
+    if ($owner.Count -eq 0) { $owner = @(Get-IscsiSession -SessionIdentifier $session.sessionIdentifier | Get-IscsiTarget) }
+    if ($owner.Count -gt 0) {
+        $owner[0] | Disconnect-IscsiTarget -SessionIdentifier $session.sessionIdentifier -Confirm:$false
     } else {
         Disconnect-IscsiTarget -NodeAddress $session.targetNodeAddress -SessionIdentifier $session.sessionIdentifier -Confirm:$false
     }

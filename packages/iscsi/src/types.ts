@@ -89,7 +89,10 @@ export interface DisconnectTargetRequest {
   readonly iqn: string;
 }
 /** Response of {@link Iscsi.disconnectTarget}: empty. */
-export type DisconnectTargetResponse = EmptyResponse;
+export interface DisconnectTargetResponse {
+  /** How many sessions of the target through the portal were found and logged out; 0 when none. */
+  sessionsLoggedOut: number;
+}
 
 /** Request of {@link Iscsi.getTargetDisks}. */
 export interface GetTargetDisksRequest {

@@ -145,9 +145,17 @@ class SlowShell extends FakePowerShell {
 describe("one deadline across the scripts of a method", () => {
   it("disconnectTarget gives each script what is left of the deadline, with the caller's signal", async () => {
     const shell = new SlowShell();
-    shell.results.set("iscsi.listSessions", [
-      { sessionIdentifier: "s-1", targetNodeAddress: iqn, isPersistent: true, viaPortal: true },
-    ]);
+    shell.results.set("iscsi.listSessions", {
+      sessions: [
+        {
+          sessionIdentifier: "s-1",
+          targetNodeAddress: iqn,
+          isPersistent: true,
+          connections: [{ address: "10.0.0.5", port: 3260 }],
+        },
+      ],
+      otherPortals: [],
+    });
     shell.results.set("iscsi.logout", null);
     const iscsi = new Iscsi({ shell });
     const controller = new AbortController();
@@ -215,7 +223,18 @@ describe("host-name lookups", () => {
 
   it("an abort ends a lookup that never answers, and the target's lock is free again", async () => {
     const shell = new FakePowerShell();
-    shell.results.set("iscsi.listSessions", []);
+    shell.results.set("iscsi.listSessions", {
+      sessions: [
+        {
+          sessionIdentifier: "s-1",
+          targetNodeAddress: iqn,
+          isPersistent: false,
+          connections: [{ address: "10.0.0.5", port: 3260 }],
+        },
+      ],
+      otherPortals: [],
+    });
+    shell.results.set("iscsi.logout", null);
     const hung = gate<readonly string[]>();
     let lookups = 0;
     const iscsi = new Iscsi({
@@ -230,9 +249,16 @@ describe("host-name lookups", () => {
     while (lookups === 0) await new Promise((resolve) => setImmediate(resolve));
     controller.abort();
     expect((await failure(cancelled)).code).toBe("ABORTED");
-    expect(shell.calls).toEqual([]);
-    // The next call on the same target is not held up by the abandoned lookup.
-    expect(await iscsi.disconnectTarget({ targetPortal: named, iqn })).toEqual({});
+    // Listed, never logged out: the abort came while the portal's name was being looked up.
     expect(shell.calls.map((c) => c.script.name)).toEqual(["iscsi.listSessions"]);
+    // The next call on the same target is not held up by the abandoned lookup.
+    expect(await iscsi.disconnectTarget({ targetPortal: named, iqn })).toEqual({
+      sessionsLoggedOut: 1,
+    });
+    expect(shell.calls.map((c) => c.script.name)).toEqual([
+      "iscsi.listSessions",
+      "iscsi.listSessions",
+      "iscsi.logout",
+    ]);
   });
 });

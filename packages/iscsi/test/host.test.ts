@@ -12,6 +12,10 @@ function host() {
   return { shell, host: createPowerShellIscsiHost(shell) };
 }
 
+function sessionOf(sessionIdentifier: string) {
+  return { sessionIdentifier, targetNodeAddress: iqn, isPersistent: false };
+}
+
 describe("the PowerShell-backed host", () => {
   it("runs one script per call with the cmdlets' parameter names", async () => {
     const { shell, host: h } = host();
@@ -19,20 +23,19 @@ describe("the PowerShell-backed host", () => {
     shell.results.set("iscsi.addPortal", "added");
     shell.results.set("iscsi.removePortal", "absent");
     shell.results.set("iscsi.discover", { portalFound: true, iqns: [iqn] });
-    const session = {
-      sessionIdentifier: "s-1",
-      targetNodeAddress: iqn,
-      isPersistent: true,
-      viaPortal: false,
-    };
-    shell.results.set("iscsi.listSessions", [session]);
+    const session = { sessionIdentifier: "s-1", targetNodeAddress: iqn, isPersistent: true };
+    shell.results.set("iscsi.listSessions", {
+      sessions: [{ ...session, connections: [{ address: "10.0.0.9", port: 3260 }] }],
+      otherPortals: [{ address: "10.0.0.9", port: 3260 }],
+    });
     shell.results.set("iscsi.targetDisks", [2, 4]);
 
     expect(await h.listTargetPortals()).toEqual([portal]);
     expect(await h.addTargetPortal(portal)).toBe("added");
     expect(await h.removeTargetPortal(portal)).toBe("absent");
     expect(await h.discoverTargets(portal)).toEqual({ portalFound: true, iqns: [iqn] });
-    expect(await h.listTargetSessions(portal, iqn)).toEqual([session]);
+    // Another registered portal of the target claims the session's connection.
+    expect(await h.listTargetSessions(portal, iqn)).toEqual([{ ...session, viaPortal: false }]);
     const logout = { sessionIdentifier: "s-1", targetNodeAddress: "iqn.x:y", unregister: true };
     await h.logoutSessions(iqn, [logout]);
     expect(await h.getTargetDiskNumbers(iqn)).toEqual([2, 4]);
@@ -44,7 +47,7 @@ describe("the PowerShell-backed host", () => {
       ["iscsi.discover", portalParams],
       [
         "iscsi.listSessions",
-        { TargetPortalAddresses: ["10.0.0.5"], TargetPortalPortNumber: 3260, NodeAddress: iqn },
+        { TargetPortalAddress: "10.0.0.5", TargetPortalPortNumber: 3260, NodeAddress: iqn },
       ],
       ["iscsi.logout", { NodeAddress: iqn, Sessions: [logout] }],
       ["iscsi.targetDisks", { NodeAddress: iqn }],
@@ -86,10 +89,19 @@ describe("the PowerShell-backed host", () => {
         return Promise.resolve(["10.0.0.5", "fd00::5", "not an address"]);
       },
     });
-    shell.results.set("iscsi.listSessions", []);
+    shell.results.set("iscsi.listSessions", {
+      sessions: [
+        { ...sessionOf("s-6"), connections: [{ address: "fd00::5", port: 3260 }] },
+        { ...sessionOf("s-7"), connections: [{ address: "10.0.0.7", port: 3260 }] },
+      ],
+      otherPortals: [{ address: "10.0.0.7", port: 3260 }],
+    });
     shell.results.set("iscsi.connect", "connected");
     const named = { address: "san1.example", port: 3260 };
-    await h.listTargetSessions(named, iqn);
+    expect(await h.listTargetSessions(named, iqn)).toMatchObject([
+      { sessionIdentifier: "s-6", viaPortal: true },
+      { sessionIdentifier: "s-7", viaPortal: false },
+    ]);
     await h.connectTarget({
       portal: named,
       iqn,
@@ -100,9 +112,7 @@ describe("the PowerShell-backed host", () => {
       isMultipathEnabled: true,
     });
     expect(asked).toEqual(["san1.example", "san1.example"]);
-    expect(shell.calls[0]?.params).toMatchObject({
-      TargetPortalAddresses: ["10.0.0.5", "fd00::5"],
-    });
+    expect(shell.calls[0]?.params).toMatchObject({ TargetPortalAddress: "san1.example" });
     expect(shell.calls[1]?.params).toMatchObject({
       TargetPortalAddress: "san1.example",
       TargetPortalAddresses: ["10.0.0.5", "fd00::5"],
@@ -110,7 +120,7 @@ describe("the PowerShell-backed host", () => {
     });
   });
 
-  it("does not resolve an IP portal, and reports sessions of an unresolvable name as unknown", async () => {
+  it("needs no DNS to attribute sessions: an unresolvable name keeps what no other portal claims", async () => {
     const shell = new FakePowerShell();
     const asked: string[] = [];
     const h = createPowerShellIscsiHost(shell, {
@@ -119,14 +129,36 @@ describe("the PowerShell-backed host", () => {
         return Promise.reject(new Error("getaddrinfo ENOTFOUND"));
       },
     });
-    shell.results.set("iscsi.listSessions", [
-      { sessionIdentifier: "s-1", targetNodeAddress: iqn, isPersistent: false, viaPortal: false },
+    shell.results.set("iscsi.listSessions", {
+      sessions: [
+        // Redirected by the target to a data address neither portal shows.
+        { ...sessionOf("s-1"), connections: [{ address: "192.0.2.77", port: 3260 }] },
+        { ...sessionOf("s-2"), connections: [{ address: "10.0.0.9", port: 3260 }] },
+      ],
+      otherPortals: [{ address: "10.0.0.9", port: 3260 }],
+    });
+    expect(await h.listTargetSessions(portal, iqn)).toMatchObject([
+      { sessionIdentifier: "s-1", viaPortal: true },
+      { sessionIdentifier: "s-2", viaPortal: false },
     ]);
-    expect(await h.listTargetSessions(portal, iqn)).toMatchObject([{ viaPortal: false }]);
     expect(asked).toEqual([]);
     const gone = { address: "gone.example", port: 3260 };
-    expect(await h.listTargetSessions(gone, iqn)).toMatchObject([{ viaPortal: null }]);
-    expect(shell.calls[1]?.params).toMatchObject({ TargetPortalAddresses: [] });
+    expect(await h.listTargetSessions(gone, iqn)).toMatchObject([
+      { sessionIdentifier: "s-1", viaPortal: true },
+      { sessionIdentifier: "s-2", viaPortal: false },
+    ]);
+    expect(asked).toEqual(["gone.example"]);
+  });
+
+  it("matches an IPv4-mapped IPv6 connection address to an IPv4 portal", async () => {
+    const { shell, host: h } = host();
+    shell.results.set("iscsi.listSessions", {
+      sessions: [
+        { ...sessionOf("s-1"), connections: [{ address: "::ffff:10.0.0.5", port: 3260 }] },
+      ],
+      otherPortals: [{ address: "10.0.0.5", port: 3261 }],
+    });
+    expect(await h.listTargetSessions(portal, iqn)).toMatchObject([{ viaPortal: true }]);
   });
 
   it("takes resolveHostName only for its own PowerShell host", () => {
@@ -153,9 +185,10 @@ describe("the PowerShell-backed host", () => {
 
   it("a session list that is not an array of sessions is PARSE_FAILED", async () => {
     const { shell, host: h } = host();
-    shell.results.set("iscsi.listSessions", [
-      { sessionIdentifier: 7, isPersistent: true, viaPortal: true },
-    ]);
+    shell.results.set("iscsi.listSessions", {
+      sessions: [{ sessionIdentifier: 7, isPersistent: true, connections: [] }],
+      otherPortals: [],
+    });
     await expect(h.listTargetSessions(portal, iqn)).rejects.toMatchObject({ code: "PARSE_FAILED" });
   });
 

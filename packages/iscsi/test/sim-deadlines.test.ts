@@ -159,7 +159,9 @@ describeWithPwsh("cancelling Iscsi methods on the simulated host", (pwsh) => {
       expect(outcome(sim)).toMatchObject({ favorites: [], sessions: [{ isPersistent: false }] });
 
       sim.clearFaults();
-      expect(await iscsi.disconnectTarget({ targetPortal, iqn: chapIqn })).toEqual({});
+      expect(await iscsi.disconnectTarget({ targetPortal, iqn: chapIqn })).toEqual({
+        sessionsLoggedOut: 1,
+      });
       expect(outcome(sim)).toEqual(want);
     },
   );

@@ -107,7 +107,7 @@ describeWithPwsh("Iscsi matches sessions to portals as Windows reports them", (p
       expect(sessionAddresses(h)).toEqual([]);
     });
 
-    it("once the name no longer resolves: no second login and no logout, but a typed error", async () => {
+    it("once the name no longer resolves: no second login, and a disconnect needs no DNS", async () => {
       const h = host();
       h.reset(twoPortals([{ address: nameA }]));
       const iscsi = resolving(h);
@@ -117,21 +117,80 @@ describeWithPwsh("Iscsi matches sessions to portals as Windows reports them", (p
         if (state.iscsi !== undefined) state.iscsi.hosts = [];
       });
       h.sim.clearCalls();
+      // The only registered portal offering the target: every session of it came through it.
+      await iscsi.connectTarget({ ...request, isMultipathEnabled: true });
+      expect(h.commands()).not.toContain("Connect-IscsiTarget");
+      expect(sessionAddresses(h)).toEqual([ipA]);
+      expect(await iscsi.disconnectTarget({ targetPortal: portalA, iqn: openIqn })).toEqual({
+        sessionsLoggedOut: 1,
+      });
+      expect(sessionAddresses(h)).toEqual([]);
+    });
+
+    it("with another portal offering the target, a multipath connect still refuses to guess", async () => {
+      const h = host();
+      h.reset(twoPortals([{ address: nameA }, { address: ipB }]));
+      const iscsi = resolving(h);
+      const request = { targetPortal: portalA, iqn: openIqn, authType: "NONE" } as const;
+      await iscsi.connectTarget({ ...request, isMultipathEnabled: true });
+      h.sim.update((state) => {
+        if (state.iscsi !== undefined) state.iscsi.hosts = [];
+      });
+      h.sim.clearCalls();
       const connect = await failure(iscsi.connectTarget({ ...request, isMultipathEnabled: true }));
       expect(connect).toMatchObject({ code: "FAILED_PRECONDITION", reason: "PORTAL_UNREACHABLE" });
-      const disconnect = await failure(
-        iscsi.disconnectTarget({ targetPortal: portalA, iqn: openIqn }),
-      );
-      expect(disconnect).toMatchObject({
-        code: "FAILED_PRECONDITION",
-        reason: "PORTAL_UNREACHABLE",
-      });
       expect(h.commands()).not.toContain("Connect-IscsiTarget");
-      expect(h.commands()).not.toContain("Disconnect-IscsiTarget");
+      // A disconnect through the other portal leaves the session its addresses do not claim.
+      expect(await iscsi.disconnectTarget({ targetPortal: portalB, iqn: openIqn })).toEqual({
+        sessionsLoggedOut: 0,
+      });
       expect(sessionAddresses(h)).toEqual([ipA]);
-      // Without multipath any session serves the request, so no resolution is needed.
-      await iscsi.connectTarget(request);
-      expect(sessionAddresses(h)).toEqual([ipA]);
+      // Through its own portal it goes, though the name does not resolve.
+      expect(await iscsi.disconnectTarget({ targetPortal: portalA, iqn: openIqn })).toEqual({
+        sessionsLoggedOut: 1,
+      });
+    });
+  });
+
+  // Review R1 / issue #20 B2: a target that redirects logins (RFC 7143 "moved temporarily") puts
+  // a data address in the connection that neither the portal's text nor its DNS answer shows.
+  describe("a target that redirects logins to a data address (R1)", () => {
+    const groupIp = "10.0.0.5";
+    const dataIp = "192.0.2.50";
+    const redirecting: IscsiSpec = {
+      servers: [
+        {
+          address: groupIp,
+          names: [nameA],
+          redirectTo: dataIp,
+          targets: [{ iqn: openIqn, luns: [{ size: GiB }] }],
+        },
+      ],
+    };
+
+    it("the session reports the data address, and disconnect logs it out and unregisters it", async () => {
+      const h = host();
+      h.reset(redirecting);
+      const iscsi = resolving(h);
+      await iscsi.addTargetPortal({ targetPortal: portalA });
+      const request = { targetPortal: portalA, iqn: openIqn, authType: "NONE" } as const;
+      await iscsi.connectTarget({ ...request, isPersistent: true });
+      expect(sessionAddresses(h)).toEqual([dataIp]);
+      expect(await iscsi.disconnectTarget({ targetPortal: portalA, iqn: openIqn })).toEqual({
+        sessionsLoggedOut: 1,
+      });
+      expect(sessionAddresses(h)).toEqual([]);
+      expect(h.sim.state().iscsi?.favorites).toEqual([]);
+    });
+
+    it("a retried multipath connect logs in once", async () => {
+      const h = host();
+      h.reset(redirecting);
+      const iscsi = resolving(h);
+      await iscsi.addTargetPortal({ targetPortal: portalA });
+      const { logins: count, addresses } = await connectTwice(h, iscsi, nameA);
+      expect(count).toBe(1);
+      expect(addresses).toEqual([dataIp]);
     });
   });
 

@@ -38,6 +38,14 @@ export interface IscsiServerSpec {
   names?: readonly string[];
   /** Default 3260. */
   port?: number;
+  /**
+   * Redirect every login to this data address (an IP), as a target that answers a login with
+   * "target moved temporarily" does (RFC 7143 §11.13.5, status class 1; used by Dell EqualLogic
+   * group IPs and HPE StoreVirtual VIPs): the session's connection then reports this address as
+   * its TargetAddress, which is neither the portal's text nor its DNS answer. Discovery still
+   * goes to `address`.
+   */
+  redirectTo?: string;
   targets?: readonly IscsiTargetSpec[];
 }
 
@@ -77,6 +85,8 @@ export interface IscsiServerState {
   /** An IP address. */
   address: string;
   port: number;
+  /** The data address logins are redirected to; `null` when they stay at `address`. */
+  redirectTo: string | null;
   targets: IscsiTargetState[];
 }
 
@@ -155,11 +165,15 @@ export function buildIscsiState(spec: IscsiSpec, root: string): IscsiState {
         `Server ${server.address} must be declared by IP address; give host names in names.`,
       );
     }
+    if (server.redirectTo !== undefined && isIP(server.redirectTo) === 0) {
+      throw new RangeError(`Server ${server.address}: redirectTo must be an IP address.`);
+    }
   }
   const hosts = buildIscsiHostNames(spec.servers ?? []);
   const servers = (spec.servers ?? []).map((server) => ({
     address: server.address,
     port: server.port ?? iscsiDefaultPort,
+    redirectTo: server.redirectTo ?? null,
     targets: (server.targets ?? []).map((target) => ({
       iqn: target.iqn,
       chapUsername: target.chap?.username ?? null,

@@ -30,6 +30,8 @@ export interface TargetsJson {
 export interface LogoutJson {
   readonly portal: { readonly targetAddress: string; readonly targetPort?: number };
   readonly iqn: string;
+  /** How many sessions through the portal were found and logged out. */
+  readonly sessionsLoggedOut: number;
 }
 
 const portalText = (p: { targetAddress: string; targetPort?: number }) =>
@@ -113,13 +115,14 @@ export function registerIscsi(program: Command, session: Session): void {
           `log out of target ${iqn} through portal ${portalText(portal)}`,
           "a persistent login is unregistered too; the target's disks leave the node",
         ]);
-        await run.progress("Logging out", async () =>
+        const { sessionsLoggedOut } = await run.progress("Logging out", async () =>
           (await run.groups()).iscsi.disconnectTarget({ targetPortal: portal, iqn }),
         );
-        const data: LogoutJson = { portal, iqn };
-        run.output(
-          data,
-          () => `Logged out of ${iqn} through ${portalText(portal)} (if it was logged in).`,
+        const data: LogoutJson = { portal, iqn, sessionsLoggedOut };
+        run.output(data, () =>
+          sessionsLoggedOut === 0
+            ? `No session of ${iqn} through ${portalText(portal)}: nothing to log out.`
+            : `Logged out of ${iqn} through ${portalText(portal)} (${sessionsLoggedOut} session${sessionsLoggedOut === 1 ? "" : "s"}).`,
         );
       }),
     );

@@ -69,14 +69,18 @@ function Invoke-WinSimIscsiLogin($State, $Iscsi, $Login) {
     if ($existing.Count -gt 0 -and -not $Login.Multipath) { return (New-WinSimIscsiError 'efff003f' $class) }
     $authError = Test-WinSimIscsiChap $Iscsi $target $Login
     if ($null -ne $authError) { return $authError }
+    $dataAddress = $endpoint.address
+    $redirect = Get-WinSimField $endpoint.server 'redirectTo'
+    if (-not [string]::IsNullOrEmpty($redirect)) { $dataAddress = [string]$redirect }
     $ids = New-WinSimIscsiSessionIds $Iscsi
     $session = [pscustomobject]@{
         sessionIdentifier = $ids.session; initiatorSideIdentifier = $ids.initiator; targetSideIdentifier = $ids.target
         targetNodeAddress = ([string]$target.iqn).ToLowerInvariant(); authenticationType = [string]$Login.Auth
         isPersistent = [bool]$Login.Persistent; isMultipathEnabled = [bool]$Login.Multipath
         # The TCP connection's address: the server's IP, never the name the portal was registered
-        # with (MSFT_iSCSIConnection.TargetAddress is "the IP address of the target", class docs).
-        connections = @([pscustomobject]@{ connectionIdentifier = $ids.connection; targetAddress = $endpoint.address; targetPort = $port; initiatorAddress = '0.0.0.0'; initiatorPort = $ids.port })
+        # with (MSFT_iSCSIConnection.TargetAddress is "the IP address of the target", class docs),
+        # or the data address a redirecting target moved the login to (RFC 7143 §11.13.5).
+        connections = @([pscustomobject]@{ connectionIdentifier = $ids.connection; targetAddress = $dataAddress; targetPort = $port; initiatorAddress = '0.0.0.0'; initiatorPort = $ids.port })
         disks = @()
     }
     Add-WinSimLunDisks $State $Iscsi $target $session

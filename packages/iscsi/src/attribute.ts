@@ -1,0 +1,77 @@
+import { isIP } from "node:net";
+import { noCallContext, type CallContext } from "@csi-proxy/exec";
+import type { HostSession } from "./host-types.js";
+import type { Portal } from "./portal.js";
+import { resolvePortal, type HostNameResolver } from "./resolve.js";
+
+/** An address and port a connection goes to, or a registered portal's as registered. */
+export interface Endpoint {
+  readonly address: string;
+  readonly port: number;
+}
+
+/** A connected session as `iscsi.listSessions` reports it, before attribution. */
+export interface ListedSession {
+  readonly sessionIdentifier: string;
+  readonly targetNodeAddress: string;
+  readonly isPersistent: boolean;
+  readonly connections: readonly Endpoint[];
+}
+
+/**
+ * Which sessions belong to `portal`: those with a connection to one of its addresses, and those
+ * no other registered portal offering the target can claim. A connection's TargetAddress is the
+ * address the session ended at, which a target that redirects logins (RFC 7143 §11.13.5,
+ * "moved temporarily") sets to a data address neither portal's text nor DNS answer shows, so
+ * such a session is still the portal's unless another portal's addresses claim it, or another
+ * portal's name does not resolve now (it might). When this portal's own name does not resolve,
+ * the other portals' claims decide, so an unstage does not wait for its DNS.
+ */
+export async function attributeSessions(
+  portal: Portal,
+  sessions: readonly ListedSession[],
+  otherPortals: readonly Endpoint[],
+  resolve: HostNameResolver,
+  context: CallContext = noCallContext,
+): Promise<HostSession[]> {
+  if (sessions.length === 0) return [];
+  const own = endpointKeys(
+    [portal.address],
+    portal.port,
+    await resolvePortal(portal, resolve, context),
+  );
+  const claimed = new Set<string>();
+  // A session another portal might claim, could its name be resolved, is left alone.
+  let othersKnown = true;
+  for (const other of otherPortals) {
+    const addresses = await resolvePortal(other, resolve, context);
+    if (addresses === null) othersKnown = false;
+    for (const key of endpointKeys([other.address], other.port, addresses)) claimed.add(key);
+  }
+  return sessions.map((session) => {
+    const keys = session.connections.map((c) => endpointKey(c.address, c.port));
+    const mine = keys.some((key) => own.has(key));
+    return {
+      sessionIdentifier: session.sessionIdentifier,
+      targetNodeAddress: session.targetNodeAddress,
+      isPersistent: session.isPersistent,
+      viaPortal: mine || (othersKnown && !keys.some((key) => claimed.has(key))),
+    };
+  });
+}
+
+function endpointKeys(
+  texts: readonly string[],
+  port: number,
+  resolved: readonly string[] | null,
+): Set<string> {
+  return new Set([...texts, ...(resolved ?? [])].map((address) => endpointKey(address, port)));
+}
+
+/** One spelling per address: IPv6 lower-cased, an IPv4-mapped IPv6 address as its IPv4. */
+function endpointKey(address: string, port: number): string {
+  let text = address.trim().toLowerCase();
+  if (isIP(text) === 6 && text.startsWith("::ffff:") && isIP(text.slice(7)) === 4)
+    text = text.slice(7);
+  return `${text}|${port}`;
+}
