@@ -148,7 +148,8 @@ export class System {
     const timeoutMs = timeoutField(request, "startService", defaultServiceTimeoutMs);
     return withCallContext("startService", options, async (context) => {
       await this.#locked(context, `startService(${name})`, name, async () => {
-        const wait = scriptWait(context, name, timeoutMs);
+        const wait = scriptWait(context, timeoutMs);
+        if (wait === undefined) return this.#alreadyThere(context, name, ServiceStatus.RUNNING);
         const result = await this.#host.startService(name, wait, context);
         checkStarted(name, result, reportedTimeout(wait, timeoutMs, timeoutMs));
       });
@@ -228,9 +229,24 @@ export class System {
         timeoutMs,
       });
     }
-    const wait = scriptWait(context, name, remaining);
+    const wait = scriptWait(context, remaining);
+    if (wait === undefined) return this.#alreadyThere(context, name, ServiceStatus.STOPPED);
     const result = await this.#host.stopService(name, wait, context);
     checkReached(name, result, ServiceStatus.STOPPED, reportedTimeout(wait, remaining, timeoutMs));
+  }
+
+  /**
+   * With too little of the deadline left to wait, a service already where it was asked to be
+   * is success (there is nothing to wait for); anything else is `TIMEOUT`, nothing asked of it.
+   */
+  async #alreadyThere(context: CallContext, name: string, expected: ServiceStatus): Promise<void> {
+    const status = toServiceStatus((await this.#host.getService(name, context)).status);
+    if (status === expected) return;
+    throw new CsiProxyError(
+      `only ${context.remainingMs() ?? 0} ms of the call's deadline were left, too little to wait ` +
+        `for service ${name} (at least ${serviceReportMarginMs + servicePollMs} ms); nothing was asked of it.`,
+      { code: "TIMEOUT" },
+    );
   }
 
   async #call<T>(
@@ -262,21 +278,15 @@ export class System {
 
 /**
  * The wait a start or stop script gets: what is left of the request's `timeoutMs`, cut so the
- * script reports before the method's deadline. `TIMEOUT` before any script starts when the
- * deadline leaves less than one poll after the report margin.
+ * script reports before the method's deadline; `undefined` when the deadline leaves less than
+ * one poll after the report margin, too little to start and wait.
  */
-function scriptWait(context: CallContext, name: string, requestLeftMs: number): HostWait {
+function scriptWait(context: CallContext, requestLeftMs: number): HostWait | undefined {
   context.throwIfDone();
   const callLeftMs = context.remainingMs();
   if (callLeftMs === undefined) return { timeoutMs: requestLeftMs, pollMs: servicePollMs };
   const waitMs = callLeftMs - serviceReportMarginMs;
-  if (waitMs < servicePollMs) {
-    throw new CsiProxyError(
-      `${context.method}(${name}): only ${callLeftMs} ms of the call's deadline are left, ` +
-        `too little to wait for the service (at least ${serviceReportMarginMs + servicePollMs} ms); nothing was asked of it.`,
-      { code: "TIMEOUT" },
-    );
-  }
+  if (waitMs < servicePollMs) return undefined;
   return { timeoutMs: Math.min(requestLeftMs, waitMs), pollMs: servicePollMs };
 }
 

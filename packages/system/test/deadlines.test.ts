@@ -148,25 +148,55 @@ describe("one deadline across every script of a call (PowerShell host on a fake 
     expect(shell.runs[0]?.options?.timeoutMs).toBe(15_000);
   });
 
-  it("fails with TIMEOUT before any script when the deadline leaves no time to wait", async () => {
-    const shell = new FakeShell().answer("system.startService", wait(4));
+  const serviceA = (status: number) => ({ name: "A", displayName: "A", status, startType: 3 });
+
+  it("fails with TIMEOUT, starting nothing, when the deadline leaves no time to wait", async () => {
+    const shell = new FakeShell()
+      .answer("system.getService", serviceA(1))
+      .answer("system.startService", wait(4));
     const system = new System({ host: createPowerShellSystemHost(shell) });
     const error = await system
       .startService({ name: "A" }, { timeoutMs: 1_000 })
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "TIMEOUT" });
     expect((error as Error).message).toMatch(/nothing was asked of it/);
-    expect(shell.runs).toEqual([]);
+    // Issue #16 §4: the method's name once, not "startService(A) failed: startService(A): ...".
+    expect((error as Error).message.match(/startService\(A\)/g)).toHaveLength(1);
+    expect(shell.runs.map((run) => run.script.name)).toEqual(["system.getService"]);
+  });
+
+  // Issue #16 §4: nothing to wait for, so no deadline is too short.
+  it("succeeds at once for a running service however little of the deadline is left", async () => {
+    const shell = new FakeShell().answer("system.getService", serviceA(4));
+    const system = new System({ host: createPowerShellSystemHost(shell) });
+    await system.startService({ name: "A" }, { timeoutMs: serviceReportMarginMs });
+    expect(shell.runs.map((run) => run.script.name)).toEqual(["system.getService"]);
+  });
+
+  it("succeeds at once for a stopped service however little of the deadline is left", async () => {
+    const shell = new FakeShell().answer("system.getService", serviceA(1));
+    const system = new System({ host: createPowerShellSystemHost(shell) });
+    await system.stopService({ name: "A" }, { timeoutMs: serviceReportMarginMs });
+    expect(shell.runs.map((run) => run.script.name)).toEqual(["system.getService"]);
   });
 
   it("stops before the next dependent's script once the deadline leaves no time to wait", async () => {
-    const shell = forcedStop();
+    const shell = forcedStop().answer("system.getService", {
+      name: "C",
+      displayName: "C",
+      status: 4,
+      startType: 3,
+    });
     const system = new System({ host: createPowerShellSystemHost(shell) });
     const error = await system
       .stopService({ name: "A", force: true }, { timeoutMs: serviceReportMarginMs })
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "TIMEOUT" });
-    expect(shell.runs.map((run) => run.script.name)).toEqual(["system.dependents"]);
+    // Only a read of the still running dependent: no stop was asked for.
+    expect(shell.runs.map((run) => run.script.name)).toEqual([
+      "system.dependents",
+      "system.getService",
+    ]);
   });
 
   it("reports a service still pending when the call's deadline cut its wait", async () => {
