@@ -80,8 +80,11 @@ describeWithPwsh("csi-proxy on the simulated demo node", (pwsh) => {
     }
     const target = await json<{ volumeId: string }>("volumes", "target", stagingPath(sim));
     expect(target.volumeId).toBe(volumes[0]?.volumeId);
+    // Issue #16 §5: where each volume is mounted (the staged one at its staging path).
+    expect(volumes[0]?.mountPoints).toEqual([`${stagingPath(sim)}/`]);
     const table = await run("volumes", "list", "1");
     expect(table.stdout).toContain(volumes[0]?.volumeId);
+    expect(table.stdout).toContain("Mounted at");
     expect(table.stdout).toMatch(/│ 20\.0 GiB /);
   });
 

@@ -17,6 +17,8 @@ export interface VolumeJson {
   readonly totalBytes: string | null;
   readonly usedBytes: string | null;
   readonly freeBytes: string | null;
+  /** Where it is mounted (drive letters and folders); null when it could not be read. */
+  readonly mountPoints: readonly string[] | null;
   /** `CODE: message` when the volume could not be read, else null. */
   readonly problem: string | null;
 }
@@ -48,7 +50,8 @@ async function readVolume(groups: CliGroups, volumeId: string, diskNumber: numbe
   const read = await orProblem(async () => {
     const { formatted } = await groups.volume.isVolumeFormatted({ volumeId });
     const { totalBytes, usedBytes } = await groups.volume.getVolumeStats({ volumeId });
-    return { formatted, total: BigInt(totalBytes), used: BigInt(usedBytes) };
+    const { mountPoints } = await groups.volume.listVolumeMountPoints({ volumeId });
+    return { formatted, total: BigInt(totalBytes), used: BigInt(usedBytes), mountPoints };
   });
   const v = read.value;
   return {
@@ -58,6 +61,7 @@ async function readVolume(groups: CliGroups, volumeId: string, diskNumber: numbe
     totalBytes: v ? byteString(v.total) : null,
     usedBytes: v ? byteString(v.used) : null,
     freeBytes: v ? byteString(v.total - v.used) : null,
+    mountPoints: v?.mountPoints ?? null,
     problem: read.problem,
   } satisfies VolumeJson;
 }
@@ -79,7 +83,7 @@ async function listVolumes(groups: CliGroups, only: readonly number[]): Promise<
 function volumesTable({ volumes, diskProblems }: VolumesJson): string {
   const size = (bytes: string | null) => (bytes === null ? null : humanBytes(bytes));
   const main = renderTable(
-    ["Disk", "Volume", "Formatted", "Size", "Used", "Free", "Problem"],
+    ["Disk", "Volume", "Formatted", "Size", "Used", "Free", "Mounted at", "Problem"],
     volumes.map((v) => [
       v.diskNumber,
       v.volumeId,
@@ -87,6 +91,7 @@ function volumesTable({ volumes, diskProblems }: VolumesJson): string {
       size(v.totalBytes),
       size(v.usedBytes),
       size(v.freeBytes),
+      v.mountPoints === null ? null : v.mountPoints.join(", ") || "-",
       v.problem,
     ]),
   );
