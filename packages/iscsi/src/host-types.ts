@@ -69,3 +69,9 @@ export interface HostLogout {
   /** Unregister its persistent login first, so it does not come back at boot. */
   readonly unregister: boolean;
 }
+
+/** A disk of a target's session: its Windows number and its LUN (`null` when Windows does not say). */
+export interface HostTargetDisk {
+  readonly diskNumber: number;
+  readonly lun: number | null;
+}

@@ -15,10 +15,11 @@ import type {
   HostLogout,
   HostRemovePortalOutcome,
   HostSession,
+  HostTargetDisk,
 } from "./host-types.js";
 import {
   parseDiscovery,
-  parseDiskNumbers,
+  parseTargetDisks,
   parseOutcome,
   parsePortals,
   parseListedSessions,
@@ -93,8 +94,8 @@ export interface IscsiHost {
     sessions: readonly HostLogout[],
     context?: CallContext,
   ): Promise<void>;
-  /** Disk numbers of every connected session to `iqn`, ascending; empty when none. */
-  getTargetDiskNumbers(iqn: string, context?: CallContext): Promise<readonly number[]>;
+  /** The disks of every connected session to `iqn`, each with its LUN; empty when none. */
+  getTargetDisks(iqn: string, context?: CallContext): Promise<readonly HostTargetDisk[]>;
   /** Sets the initiator's node-wide mutual CHAP secret. */
   setMutualChapSecret(secret: string, context?: CallContext): Promise<void>;
 }
@@ -194,8 +195,8 @@ export function createPowerShellIscsiHost(
       }));
       await run(logoutScript, { NodeAddress: iqn, Sessions: list }, context);
     },
-    async getTargetDiskNumbers(iqn, context) {
-      return parseDiskNumbers(await run(targetDisksScript, { NodeAddress: iqn }, context));
+    async getTargetDisks(iqn, context) {
+      return parseTargetDisks(await run(targetDisksScript, { NodeAddress: iqn }, context));
     },
     async setMutualChapSecret(secret, context) {
       await run(setChapSecretScript, { ChapSecret: secret }, context, {

@@ -12,6 +12,7 @@ export type {
   HostLogout,
   HostRemovePortalOutcome,
   HostSession,
+  HostTargetDisk,
 } from "./host-types.js";
 export type { Portal } from "./portal.js";
 export { defaultIscsiPort } from "./portal.js";
@@ -33,6 +34,7 @@ export type {
   DiscoverTargetPortalResponse,
   GetTargetDisksRequest,
   GetTargetDisksResponse,
+  TargetDisk,
   ListedTargetPortal,
   ListTargetPortalsRequest,
   ListTargetPortalsResponse,

@@ -285,10 +285,15 @@ export class Iscsi {
     const portal = portalField(fields, method);
     const iqn = iqnField(fields, method);
     return withCallContext(method, options, async (context) => {
-      const numbers = await this.#onTarget(method, portal, iqn, context, () =>
-        this.#host.getTargetDiskNumbers(iqn, context),
+      const found = await this.#onTarget(method, portal, iqn, context, () =>
+        this.#host.getTargetDisks(iqn, context),
       );
-      return { diskIds: [...new Set(numbers)].sort((a, b) => a - b) };
+      // One MPIO disk is seen through each of its sessions: once each.
+      const byNumber = new Map(found.map((d) => [d.diskNumber, d.lun]));
+      const disks = [...byNumber]
+        .sort(([a], [b]) => a - b)
+        .map(([diskId, lun]) => ({ diskId, lun }));
+      return { diskIds: disks.map((d) => d.diskId), disks };
     });
   }
 

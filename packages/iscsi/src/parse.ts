@@ -1,6 +1,6 @@
 import { CsiProxyError } from "@csi-proxy/exec";
 import type { Endpoint, ListedSession } from "./attribute.js";
-import type { HostDiscovery } from "./host-types.js";
+import type { HostDiscovery, HostTargetDisk } from "./host-types.js";
 import type { Portal } from "./portal.js";
 
 function unexpected(script: string, what: string): CsiProxyError {
@@ -98,7 +98,16 @@ export function parseListedSessions(value: unknown): {
   };
 }
 
-export function parseDiskNumbers(value: unknown): number[] {
+/** `iscsi.targetDisks`: each disk's number and its LUN, read from `... : LUN n` in its Location. */
+export function parseTargetDisks(value: unknown): HostTargetDisk[] {
   const script = "iscsi.targetDisks";
-  return list(value, script).map((n) => integer(n, script, "disk number"));
+  return list(value, script).map((item) => {
+    const entry = record(item, script);
+    const location = typeof entry.location === "string" ? entry.location : "";
+    const lun = /(?:^|:)\s*LUN\s+(\d+)\s*$/i.exec(location)?.[1];
+    return {
+      diskNumber: integer(entry.number, script, "disk number"),
+      lun: lun === undefined ? null : Number(lun),
+    };
+  });
 }

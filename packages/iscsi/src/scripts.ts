@@ -181,13 +181,16 @@ foreach ($session in $Sessions) {
 }
 `;
 
-/** Disk numbers of every connected session to the target (upstream: connections → Get-Disk). */
+/**
+ * Disks of every connected session to the target (upstream: connections → Get-Disk), each with
+ * its Location, whose `LUN n` part says which LUN it is (as disk.listDiskLocations reads it).
+ */
 export const targetDisksScript = ps("iscsi.targetDisks")`
 param([string]$NodeAddress)
 $sessions = @(Get-IscsiSession | Where-Object { $_.TargetNodeAddress -eq $NodeAddress -and $_.IsConnected })
 # A disk without a Number (a failover-cluster disk owned elsewhere) is not usable here.
-,@($sessions | ForEach-Object { Get-Disk -iSCSISession $_ } |
-    Where-Object { $null -ne $_.Number } | ForEach-Object { [int64]$_.Number } | Sort-Object -Unique)
+,@($sessions | ForEach-Object { Get-Disk -iSCSISession $_ } | Where-Object { $null -ne $_.Number } |
+    ForEach-Object { [pscustomobject]@{ number = [int64]$_.Number; location = [string]$_.Location } })
 `;
 
 /** Sets the initiator's node-wide mutual CHAP secret. */

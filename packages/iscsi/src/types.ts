@@ -108,6 +108,17 @@ export interface GetTargetDisksResponse {
    * `@csi-proxy/disk`. Upstream returned them as decimal strings; `String(n)` gives that form.
    */
   readonly diskIds: readonly number[];
+  /**
+   * The same disks, each with the target's LUN number (read from the disk's Location; `null`
+   * when Windows does not give it), ascending by disk number: for targets with several LUNs.
+   */
+  readonly disks: readonly TargetDisk[];
+}
+
+/** A disk of a target: its Windows disk number and the LUN it is. */
+export interface TargetDisk {
+  readonly diskId: number;
+  readonly lun: number | null;
 }
 
 /** Request of {@link Iscsi.setMutualChapSecret}. */

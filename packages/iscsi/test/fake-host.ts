@@ -1,6 +1,11 @@
 import { PowerShellError } from "@csi-proxy/exec";
 import type { IscsiHost } from "../src/host.js";
-import type { HostConnectRequest, HostLogout, HostSession } from "../src/host-types.js";
+import type {
+  HostConnectRequest,
+  HostLogout,
+  HostSession,
+  HostTargetDisk,
+} from "../src/host-types.js";
 import type { Portal } from "../src/portal.js";
 
 /** A PowerShellError shaped like exec's for an error id such as `HRESULT 0xefff0009,Connect-IscsiTarget`. */
@@ -190,12 +195,12 @@ export class FakeIscsiHost implements IscsiHost {
     }
   }
 
-  async getTargetDiskNumbers(iqn: string): Promise<readonly number[]> {
-    await this.#enter("getTargetDiskNumbers", [iqn]);
-    const disks: number[] = [];
+  async getTargetDisks(iqn: string): Promise<readonly HostTargetDisk[]> {
+    await this.#enter("getTargetDisks", [iqn]);
+    const disks: HostTargetDisk[] = [];
     for (const session of this.sessions.filter((s) => same(s.iqn, iqn))) {
       const target = this.#array(session.portal)?.find((t) => same(t.iqn, iqn));
-      disks.push(...(target?.disks ?? []));
+      disks.push(...(target?.disks ?? []).map((diskNumber, lun) => ({ diskNumber, lun })));
     }
     return disks;
   }

@@ -28,7 +28,11 @@ describe("the PowerShell-backed host", () => {
       sessions: [{ ...session, connections: [{ address: "10.0.0.9", port: 3260 }] }],
       otherPortals: [{ address: "10.0.0.9", port: 3260 }],
     });
-    shell.results.set("iscsi.targetDisks", [2, 4]);
+    shell.results.set("iscsi.targetDisks", [
+      { number: 2, location: "Integrated : Adapter 2 : Port 0 : Target 1 : LUN 0" },
+      { number: 4, location: "Integrated : Adapter 2 : Port 0 : Target 1 : LUN 3" },
+      { number: 5, location: "" },
+    ]);
 
     expect(await h.listTargetPortals()).toEqual([portal]);
     expect(await h.addTargetPortal(portal)).toBe("added");
@@ -38,7 +42,11 @@ describe("the PowerShell-backed host", () => {
     expect(await h.listTargetSessions(portal, iqn)).toEqual([{ ...session, viaPortal: false }]);
     const logout = { sessionIdentifier: "s-1", targetNodeAddress: "iqn.x:y", unregister: true };
     await h.logoutSessions(iqn, [logout]);
-    expect(await h.getTargetDiskNumbers(iqn)).toEqual([2, 4]);
+    expect(await h.getTargetDisks(iqn)).toEqual([
+      { diskNumber: 2, lun: 0 },
+      { diskNumber: 4, lun: 3 },
+      { diskNumber: 5, lun: null },
+    ]);
 
     expect(shell.calls.map((c) => [c.script.name, c.params])).toEqual([
       ["iscsi.listPortals", undefined],
@@ -173,7 +181,7 @@ describe("the PowerShell-backed host", () => {
     ["iscsi.addPortal", "created", "addTargetPortal"],
     ["iscsi.removePortal", undefined, "removeTargetPortal"],
     ["iscsi.discover", { portalFound: true, iqns: "iqn.x" }, "discoverTargetPortal"],
-    ["iscsi.targetDisks", [1.5], "getTargetDisks"],
+    ["iscsi.targetDisks", [{ number: 1.5, location: "" }], "getTargetDisks"],
     ["iscsi.targetDisks", 3, "getTargetDisks"],
   ] as const)("%s answering %j is PARSE_FAILED", async (script, result, method) => {
     const { shell } = host();

@@ -136,7 +136,7 @@ describe("connectTarget", () => {
       isMultipathEnabled: true,
     });
     expect(host.sessions.map((s) => s.portal.address)).toEqual(["10.0.0.5", "10.0.1.5"]);
-    expect(await iscsi.getTargetDisks({ targetPortal, iqn })).toEqual({ diskIds: [2, 4] });
+    expect(await iscsi.getTargetDisks({ targetPortal, iqn })).toMatchObject({ diskIds: [2, 4] });
   });
 
   it("with multipath and an unresolvable portal name, refuses rather than log in a second time", async () => {
@@ -186,7 +186,7 @@ describe("connectTarget", () => {
     expect(error).toMatchObject({ code: "PERMISSION_DENIED", reason: "AUTHENTICATION_FAILED" });
     await iscsi.setMutualChapSecret({ mutualChapSecret: "ssaptercesyrev" });
     await iscsi.connectTarget(request);
-    expect(await iscsi.getTargetDisks({ targetPortal, iqn })).toEqual({ diskIds: [3] });
+    expect(await iscsi.getTargetDisks({ targetPortal, iqn })).toMatchObject({ diskIds: [3] });
     await iscsi.disconnectTarget({ targetPortal, iqn });
     expect(host.sessions).toEqual([]);
   });
@@ -312,7 +312,7 @@ describe("disconnectTarget", () => {
 describe("getTargetDisks", () => {
   it("is empty when the target is not connected", async () => {
     const { iscsi } = setup();
-    expect(await iscsi.getTargetDisks({ targetPortal, iqn })).toEqual({ diskIds: [] });
+    expect(await iscsi.getTargetDisks({ targetPortal, iqn })).toEqual({ diskIds: [], disks: [] });
   });
 
   it("lists the target's disk numbers, ascending and once each, in any IQN case", async () => {
@@ -326,14 +326,27 @@ describe("getTargetDisks", () => {
     });
     expect(await iscsi.getTargetDisks({ targetPortal, iqn: iqn.toUpperCase() })).toEqual({
       diskIds: [2, 4],
+      disks: [
+        { diskId: 2, lun: 1 },
+        { diskId: 4, lun: 0 },
+      ],
     });
   });
 
   it("sorts and de-duplicates what the host reports (one MPIO disk seen through two sessions)", async () => {
     const host = new FakeIscsiHost();
-    host.getTargetDiskNumbers = () => Promise.resolve([9, 1, 9]);
+    host.getTargetDisks = () =>
+      Promise.resolve([
+        { diskNumber: 9, lun: 1 },
+        { diskNumber: 1, lun: 0 },
+        { diskNumber: 9, lun: 1 },
+      ]);
     expect(await new Iscsi({ host }).getTargetDisks({ targetPortal, iqn })).toEqual({
       diskIds: [1, 9],
+      disks: [
+        { diskId: 1, lun: 0 },
+        { diskId: 9, lun: 1 },
+      ],
     });
   });
 
@@ -346,6 +359,6 @@ describe("getTargetDisks", () => {
     const { diskIds } = await iscsi.getTargetDisks({ targetPortal, iqn });
     expect(diskIds).toEqual([2, 4]);
     await iscsi.disconnectTarget({ targetPortal, iqn });
-    expect(await iscsi.getTargetDisks({ targetPortal, iqn })).toEqual({ diskIds: [] });
+    expect(await iscsi.getTargetDisks({ targetPortal, iqn })).toEqual({ diskIds: [], disks: [] });
   });
 });

@@ -32,7 +32,7 @@ function gatedHost(method: keyof IscsiHost) {
 
 describe("keyed locks", () => {
   it("never overlaps two calls on one target, whatever the IQN's case or the instance", async () => {
-    const gate = gatedHost("getTargetDiskNumbers");
+    const gate = gatedHost("getTargetDisks");
     const a = new Iscsi({ host: gate.host });
     const b = new Iscsi({ host: gate.host });
     const calls = [
@@ -49,7 +49,7 @@ describe("keyed locks", () => {
   });
 
   it("runs calls on different targets in parallel", async () => {
-    const gate = gatedHost("getTargetDiskNumbers");
+    const gate = gatedHost("getTargetDisks");
     const iscsi = new Iscsi({ host: gate.host });
     const calls = [
       iscsi.getTargetDisks({ targetPortal, iqn }),

@@ -95,7 +95,10 @@ describeWithPwsh("cancelling Iscsi methods on the simulated host", (pwsh) => {
       expect(error.code).toBe("ABORTED");
       expect(JSON.stringify(error)).not.toContain(chapSecret);
       expect(outcome(sim).sessions).toEqual([]);
-      expect(await iscsi.getTargetDisks({ targetPortal, iqn: chapIqn })).toEqual({ diskIds: [] });
+      expect(await iscsi.getTargetDisks({ targetPortal, iqn: chapIqn })).toEqual({
+        diskIds: [],
+        disks: [],
+      });
 
       sim.clearFaults();
       expect(await iscsi.connectTarget(login)).toEqual({});

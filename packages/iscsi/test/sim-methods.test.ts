@@ -353,11 +353,17 @@ describeWithPwsh("Iscsi on the simulated host (session mode)", (pwsh) => {
         chapSecret,
       });
       await h.iscsi.connectTarget({ targetPortal, iqn: openIqn, authType: "NONE" });
+      // Each disk with the LUN it is, for targets with several LUNs (issue #16 §5).
       expect(await h.iscsi.getTargetDisks({ targetPortal, iqn: openIqn })).toEqual({
         diskIds: [2, 3],
+        disks: [
+          { diskId: 2, lun: 0 },
+          { diskId: 3, lun: 1 },
+        ],
       });
       expect(await h.iscsi.getTargetDisks({ targetPortal, iqn: chapIqn })).toEqual({
         diskIds: [1],
+        disks: [{ diskId: 1, lun: 0 }],
       });
       const sizes = h.sim.state().disks.map((d) => [d.number, d.busType, d.size]);
       expect(sizes.slice(1)).toEqual([
@@ -366,13 +372,19 @@ describeWithPwsh("Iscsi on the simulated host (session mode)", (pwsh) => {
         [3, 9, 2 * GiB],
       ]);
       await h.iscsi.disconnectTarget({ targetPortal, iqn: openIqn });
-      expect(await h.iscsi.getTargetDisks({ targetPortal, iqn: openIqn })).toEqual({ diskIds: [] });
+      expect(await h.iscsi.getTargetDisks({ targetPortal, iqn: openIqn })).toEqual({
+        diskIds: [],
+        disks: [],
+      });
     });
 
     it("is empty, without an error, for a target that is not connected", async () => {
       const h = host();
       h.reset();
-      expect(await h.iscsi.getTargetDisks({ targetPortal, iqn: openIqn })).toEqual({ diskIds: [] });
+      expect(await h.iscsi.getTargetDisks({ targetPortal, iqn: openIqn })).toEqual({
+        diskIds: [],
+        disks: [],
+      });
       expect(h.calls().every((c) => c.outcome === "ok")).toBe(true);
     });
 

@@ -126,7 +126,7 @@ describe("IQNs are validated before any host call", () => {
   ])("accepts %s", async (value) => {
     const { host, iscsi } = setup();
     await iscsi.getTargetDisks({ targetPortal, iqn: value });
-    expect(host.calls).toEqual([{ method: "getTargetDiskNumbers", args: [value] }]);
+    expect(host.calls).toEqual([{ method: "getTargetDisks", args: [value] }]);
   });
 });
 

@@ -50,11 +50,13 @@ export function iscsiPart(): void {
       // With multipath allowed, a session through this portal already exists: no new login
       // (a second session would show the LUN as a second disk).
       await login(oneWay, { isMultipathEnabled: true });
-      const { diskIds } = await iscsi.getTargetDisks({
+      const { diskIds, disks } = await iscsi.getTargetDisks({
         targetPortal: portal(),
         iqn: mixedCase(oneWay.iqn),
       });
       expect(diskIds).toHaveLength(1);
+      // The target's only LUN is LUN 0, read from the disk's Location ("... : LUN 0").
+      expect(disks).toEqual([{ diskId: diskIds[0], lun: 0 }]);
       const [lun] = diskIds;
       expect(await disk.getDiskStats({ diskNumber: lun! })).toEqual({
         totalBytes: oneWay.lunBytes,
