@@ -135,12 +135,15 @@ describe("waiting for the share's lock", () => {
 class RecordingShell implements PowerShell {
   readonly mode = "session" as const;
   readonly runs: { script: string; options: RunOptions | undefined }[] = [];
-  constructor(private readonly answers: Record<string, unknown>) {}
+  constructor(
+    private readonly answers: Record<string, unknown>,
+    private readonly scriptMs = 25,
+  ) {}
 
   async run<T = unknown>(script: Script, _params?: Params, options?: RunOptions): Promise<T> {
     this.runs.push({ script: script.name, options });
     // Time passes inside a script, so the next one gets less of the deadline.
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await new Promise((resolve) => setTimeout(resolve, this.scriptMs));
     return this.answers[script.name] as T;
   }
 
@@ -189,15 +192,19 @@ describe("one deadline across the scripts of a method", () => {
   });
 
   it("starts no further script once the deadline has passed", async () => {
-    const shell = new RecordingShell({
-      "smb.getMapping": { RemotePath: "\\\\srv\\late", LocalPath: "", Status: "Disconnected" },
-      "smb.newMapping": null,
-      "smb.removeMapping": { Removed: 0 },
-    });
+    // The fake's first script (which ignores timeoutMs) outlasts the whole deadline, which is
+    // still long enough for that script to start however loaded the machine is.
+    const shell = new RecordingShell(
+      {
+        "smb.getMapping": { RemotePath: "\\\\srv\\late", LocalPath: "", Status: "Disconnected" },
+        "smb.newMapping": null,
+        "smb.removeMapping": { Removed: 0 },
+      },
+      1_500,
+    );
     const smb = new Smb({ shell, pathStyle: "windows" });
-    // Shorter than the fake's first script (which ignores timeoutMs), so the second would start late.
     const error = await failure(
-      smb.newSmbGlobalMapping({ remotePath: "\\\\srv\\late" }, { timeoutMs: 5 }),
+      smb.newSmbGlobalMapping({ remotePath: "\\\\srv\\late" }, { timeoutMs: 1_000 }),
     );
     expect(error.code).toBe("TIMEOUT");
     // Queued behind the abandoned call on the share, so it runs once that call has stopped.
