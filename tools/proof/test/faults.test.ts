@@ -330,7 +330,7 @@ const iscsiMatrix = faultMatrix<Iscsi>({
     },
     {
       method: "disconnectTarget",
-      cmdlet: "Get-IscsiSession",
+      cmdlet: "Get-IscsiTargetPortal",
       code: "COMMAND_FAILED",
       call: (iscsi) => iscsi.disconnectTarget({ targetPortal, iqn }),
       reset: (iscsi) => iscsi.connectTarget({ targetPortal, iqn, authType: "NONE" }),
