@@ -40,14 +40,14 @@ export async function attributeSessions(
     portal.port,
     await resolvePortal(portal, resolve, context),
   );
-  const claimed = new Set<string>();
+  const answers = await Promise.all(otherPortals.map((o) => resolvePortal(o, resolve, context)));
   // A session another portal might claim, could its name be resolved, is left alone.
-  let othersKnown = true;
-  for (const other of otherPortals) {
-    const addresses = await resolvePortal(other, resolve, context);
-    if (addresses === null) othersKnown = false;
-    for (const key of endpointKeys([other.address], other.port, addresses)) claimed.add(key);
-  }
+  const othersKnown = answers.every((addresses) => addresses !== null);
+  const claimed = new Set(
+    otherPortals.flatMap((other, i) => [
+      ...endpointKeys([other.address], other.port, answers[i] ?? null),
+    ]),
+  );
   return sessions.map((session) => {
     const keys = session.connections.map((c) => endpointKey(c.address, c.port));
     const mine = keys.some((key) => own.has(key));

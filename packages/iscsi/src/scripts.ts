@@ -94,15 +94,18 @@ $viaPortal = @($sessions | Where-Object {
         $portalIps -contains (& $ipText $_.TargetAddress) -and $_.TargetPortNumber -eq $TargetPortalPortNumber
     }).Count -gt 0
 })
+$existing = $viaPortal
+if ($existing.Count -eq 0 -and $sessions.Count -gt 0 -and -not $IsMultipathEnabled) { $existing = $sessions }
 # A target redirects logins (RFC 7143 "moved temporarily": EqualLogic group IPs, StoreVirtual
 # VIPs) to a data address that is neither the portal's text nor its DNS answer, so without
 # another registered portal offering the target, every session of it came through this one.
-$others = @(Get-IscsiTargetPortal | Where-Object {
-    -not ($_.TargetPortalAddress -eq $TargetPortalAddress -and $_.TargetPortalPortNumber -eq $TargetPortalPortNumber) -and
-    @($_ | Get-IscsiTarget | Where-Object { $_.NodeAddress -eq $node }).Count -gt 0
-})
-$existing = $viaPortal
-if ($existing.Count -eq 0 -and (-not $IsMultipathEnabled -or $others.Count -eq 0)) { $existing = $sessions }
+if ($existing.Count -eq 0 -and $sessions.Count -gt 0) {
+    $others = @(Get-IscsiTargetPortal | Where-Object {
+        -not ($_.TargetPortalAddress -eq $TargetPortalAddress -and $_.TargetPortalPortNumber -eq $TargetPortalPortNumber) -and
+        @($_ | Get-IscsiTarget | Where-Object { $_.NodeAddress -eq $node }).Count -gt 0
+    })
+    if ($others.Count -eq 0) { $existing = $sessions }
+}
 # Multipath through several portals, sessions exist, and the portal's name does not resolve: any of them may be ours.
 if ($existing.Count -eq 0 -and $sessions.Count -gt 0 -and -not $PortalResolved) { 'portalUnresolved'; return }
 if ($existing.Count -gt 0) {
@@ -133,12 +136,6 @@ if ($AuthenticationType -eq 'NONE') {
  */
 export const listSessionsScript = ps("iscsi.listSessions")`
 param([string]$TargetPortalAddress, [int]$TargetPortalPortNumber, [string]$NodeAddress)
-$others = @(Get-IscsiTargetPortal | Where-Object {
-    -not ($_.TargetPortalAddress -eq $TargetPortalAddress -and $_.TargetPortalPortNumber -eq $TargetPortalPortNumber) -and
-    @($_ | Get-IscsiTarget | Where-Object { $_.NodeAddress -eq $NodeAddress }).Count -gt 0
-} | ForEach-Object {
-    [pscustomobject]@{ address = [string]$_.TargetPortalAddress; port = [int]$_.TargetPortalPortNumber }
-})
 $sessions = @(Get-IscsiSession | Where-Object { $_.TargetNodeAddress -eq $NodeAddress -and $_.IsConnected } | ForEach-Object {
     $connections = @(Get-IscsiConnection -IscsiSession $_ | ForEach-Object {
         [pscustomobject]@{ address = [string]$_.TargetAddress; port = [int]$_.TargetPortNumber }
@@ -150,6 +147,16 @@ $sessions = @(Get-IscsiSession | Where-Object { $_.TargetNodeAddress -eq $NodeAd
         connections       = $connections
     }
 })
+# Only with sessions to attribute are the other portals worth a query each.
+$others = @()
+if ($sessions.Count -gt 0) {
+    $others = @(Get-IscsiTargetPortal | Where-Object {
+        -not ($_.TargetPortalAddress -eq $TargetPortalAddress -and $_.TargetPortalPortNumber -eq $TargetPortalPortNumber) -and
+        @($_ | Get-IscsiTarget | Where-Object { $_.NodeAddress -eq $NodeAddress }).Count -gt 0
+    } | ForEach-Object {
+        [pscustomobject]@{ address = [string]$_.TargetPortalAddress; port = [int]$_.TargetPortalPortNumber }
+    })
+}
 [pscustomobject]@{ sessions = $sessions; otherPortals = $others }
 `;
 

@@ -52,6 +52,19 @@ async function connectTwice(h: SimHost, iscsi: Iscsi, targetAddress: string) {
   return { logins: logins(h), addresses: sessionAddresses(h) };
 }
 
+/** A multipath login through portal A by name, then every name stops resolving. */
+async function connectThenLoseNames(h: SimHost, portals: { address: string }[]) {
+  h.reset(twoPortals(portals));
+  const iscsi = resolving(h);
+  const request = { targetPortal: portalA, iqn: openIqn, authType: "NONE" } as const;
+  await iscsi.connectTarget({ ...request, isMultipathEnabled: true });
+  h.sim.update((state) => {
+    if (state.iscsi !== undefined) state.iscsi.hosts = [];
+  });
+  h.sim.clearCalls();
+  return { iscsi, request };
+}
+
 describeWithPwsh("Iscsi matches sessions to portals as Windows reports them", (pwsh) => {
   const host = useSimHost(pwsh, "session");
 
@@ -109,14 +122,7 @@ describeWithPwsh("Iscsi matches sessions to portals as Windows reports them", (p
 
     it("once the name no longer resolves: no second login, and a disconnect needs no DNS", async () => {
       const h = host();
-      h.reset(twoPortals([{ address: nameA }]));
-      const iscsi = resolving(h);
-      const request = { targetPortal: portalA, iqn: openIqn, authType: "NONE" } as const;
-      await iscsi.connectTarget({ ...request, isMultipathEnabled: true });
-      h.sim.update((state) => {
-        if (state.iscsi !== undefined) state.iscsi.hosts = [];
-      });
-      h.sim.clearCalls();
+      const { iscsi, request } = await connectThenLoseNames(h, [{ address: nameA }]);
       // The only registered portal offering the target: every session of it came through it.
       await iscsi.connectTarget({ ...request, isMultipathEnabled: true });
       expect(h.commands()).not.toContain("Connect-IscsiTarget");
@@ -129,14 +135,10 @@ describeWithPwsh("Iscsi matches sessions to portals as Windows reports them", (p
 
     it("with another portal offering the target, a multipath connect still refuses to guess", async () => {
       const h = host();
-      h.reset(twoPortals([{ address: nameA }, { address: ipB }]));
-      const iscsi = resolving(h);
-      const request = { targetPortal: portalA, iqn: openIqn, authType: "NONE" } as const;
-      await iscsi.connectTarget({ ...request, isMultipathEnabled: true });
-      h.sim.update((state) => {
-        if (state.iscsi !== undefined) state.iscsi.hosts = [];
-      });
-      h.sim.clearCalls();
+      const { iscsi, request } = await connectThenLoseNames(h, [
+        { address: nameA },
+        { address: ipB },
+      ]);
       const connect = await failure(iscsi.connectTarget({ ...request, isMultipathEnabled: true }));
       expect(connect).toMatchObject({ code: "FAILED_PRECONDITION", reason: "PORTAL_UNREACHABLE" });
       expect(h.commands()).not.toContain("Connect-IscsiTarget");

@@ -330,7 +330,7 @@ const iscsiMatrix = faultMatrix<Iscsi>({
     },
     {
       method: "disconnectTarget",
-      cmdlet: "Get-IscsiTargetPortal",
+      cmdlet: "Get-IscsiSession",
       code: "COMMAND_FAILED",
       call: (iscsi) => iscsi.disconnectTarget({ targetPortal, iqn }),
       reset: (iscsi) => iscsi.connectTarget({ targetPortal, iqn, authType: "NONE" }),

@@ -126,4 +126,27 @@ describeWithPwsh("a volume mounted at a staging folder survives removals above i
     expect(existsSync(join(kubelet, "plugins"))).toBe(false);
     expect(snapshot(volumeDir)).toEqual(before);
   });
+
+  // azuredisk's host-process Unmount is Rmdir(staging, force) = os.RemoveAll, whose
+  // RemoveDirectoryW removes the mount folder and leaves the volume alone (issue #20 B1).
+  it("rmdir of the staging mount point itself unmounts it, keeps the data, and it mounts again", async () => {
+    await fs.mkdir({ path: staging });
+    await volume.mountVolume({ volumeId, targetPath: staging });
+    writeFileSync(join(staging, "data.txt"), "kept");
+    expect((await windowsFilesystemHost(sim).lstat(staging)).isDirectory()).toBe(true);
+    await fs.rmdir({ path: staging, force: true });
+    expect(existsSync(staging)).toBe(false);
+    // A retried unstage converges.
+    await fs.rmdir({ path: staging, force: true });
+    const again = join(dirname(staging), "globalmount2");
+    await fs.mkdir({ path: again });
+    await volume.mountVolume({ volumeId, targetPath: again });
+    expect(readFileSync(join(again, "data.txt"), "utf8")).toBe("kept");
+    expect(await volume.getVolumeIdFromTargetPath({ targetPath: again })).toEqual({ volumeId });
+    // A parent of the new mount point is still refused, with nothing removed.
+    await expect(fs.rmdir({ path: dirname(again), force: true })).rejects.toMatchObject({
+      code: "FAILED_PRECONDITION",
+    });
+    expect(readFileSync(join(again, "data.txt"), "utf8")).toBe("kept");
+  });
 });
