@@ -12,7 +12,8 @@ export declare function hasDotnet(): boolean;
 export declare function isProvisioned(toolDir: string, version?: string): boolean;
 /**
  * Installs pwsh `version` into `toolDir` with `dotnet tool install` (unless already there) and
- * returns its path. Throws when the install fails or the result does not report `version`.
+ * returns its path, saying so in one line on stderr first (even with `quiet`). Throws when the
+ * install fails or the result does not report `version`.
  */
 export declare function provisionPwshInto(
   toolDir: string,

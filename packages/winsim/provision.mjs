@@ -52,7 +52,9 @@ export function pwshVersionOf(path) {
       "-Command",
       "$PSVersionTable.PSVersion.ToString()",
     ],
-    { encoding: "utf8", timeout: 60_000 },
+    // Its own process group on POSIX: a Ctrl-C at the terminal (sent to the whole foreground
+    // group) must not kill the probe and pass for "pwsh does not run"; the caller handles it.
+    { encoding: "utf8", timeout: 60_000, detached: !isWindows },
   );
   return probe.status === 0 ? probe.stdout.trim() : undefined;
 }
@@ -123,7 +125,10 @@ export function provisionPwshInto(toolDir, { version = pwshVersion, quiet = fals
   if (isProvisioned(toolDir, version)) return pwshPathIn(toolDir);
   return withLock(`${toolDir}.lock`, () => {
     if (isProvisioned(toolDir, version)) return pwshPathIn(toolDir);
-    say(`Provisioning pwsh ${version} into ${toolDir} (dotnet tool install)...`);
+    // A first install downloads about 200 MB: never silently, even when quiet.
+    process.stderr.write(
+      `@csi-proxy/winsim: provisioning PowerShell ${version} into ${toolDir} (dotnet tool install, a one-time download of about 200 MB)...\n`,
+    );
     rmSync(toolDir, { recursive: true, force: true });
     execFileSync(
       "dotnet",

@@ -84,7 +84,8 @@ function isPwsh7(version: string | undefined): boolean {
  * `CSI_WINSIM_PWSH` environment variable (either must run and report 7.x, or this throws), then
  * `pwsh` on PATH when it reports 7.x, else a copy provisioned as a .NET tool
  * (`dotnet tool install PowerShell --version {@link simulatorPwshVersion}`) into the cache folder.
- * Provisioning blocks the event loop while `dotnet` runs; later calls reuse the copy.
+ * Provisioning blocks the event loop while `dotnet` runs and says so in one line on stderr;
+ * later calls reuse the copy.
  *
  * @throws {@link PwshNotFoundError} (code `EXECUTABLE_NOT_FOUND`) when none of that works.
  *

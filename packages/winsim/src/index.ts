@@ -1,4 +1,9 @@
 export { Simulator, winsimModulePath } from "./simulator.js";
+export type { SimulatorOptions } from "./simulator.js";
+export type { BlockedFault, BlockSpec } from "./fault-gate.js";
+export type { GuidSeedState } from "./seeded-guid.js";
+export { diskOf, iscsiSessions, mountsOf, partitionStyles, volumesOnDisk } from "./state-views.js";
+export type { DiskView, IscsiSessionView, PartitionStyleName, VolumeView } from "./state-views.js";
 export { scenarios } from "./scenarios.js";
 export { demoNodeWorld } from "./demo-node.js";
 export { findPwsh, PwshNotFoundError, simulatorPwshVersion, winsimCacheDir } from "./find-pwsh.js";

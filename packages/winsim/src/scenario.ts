@@ -1,4 +1,3 @@
-import { randomUUID, randomInt } from "node:crypto";
 import { isAbsolute, join } from "node:path";
 import { defaultIdentity, deviceIds } from "./disk-defaults.js";
 import {
@@ -11,6 +10,8 @@ import {
 import { buildIscsiState } from "./iscsi.js";
 import { buildSmbState } from "./smb.js";
 import { buildSystemState } from "./system.js";
+import { GuidSource } from "./seeded-guid.js";
+import { partitionStyles } from "./state-views.js";
 import type { DiskState, PartitionState, SimState, VolumeState } from "./types.js";
 
 const MiB = 1024 * 1024;
@@ -18,6 +19,10 @@ const GiB = 1024 * MiB;
 const gptBasic = "{ebd0a0a2-b9e5-4433-87c0-68b6b72699c7}";
 const gptReserved = "{e3c9e316-0b5c-4db8-817d-f92df00215ae}";
 const gptEfi = "{c12a7328-f81f-11d2-ba4b-00a0c93ec93b}";
+
+// The GUIDs of the build in progress: nested builds (an iSCSI target's LUNs) draw from the
+// outer scenario's seed, so one seed covers every disk the scenario declares.
+let guids = new GuidSource();
 
 /** A mount the simulator must create on disk: a Linux folder linked to a volume's backing folder. */
 export interface MountSpec {
@@ -62,7 +67,7 @@ function usableEnd(size: number, style: number): number {
 
 function styleCode(spec: DiskSpec): number {
   const style = spec.partitionStyle ?? (spec.partitions?.length ? "GPT" : "RAW");
-  return { RAW: 0, MBR: 1, GPT: 2 }[style];
+  return partitionStyles[style];
 }
 
 function buildDisk(spec: DiskSpec, number: number): DiskState {
@@ -98,8 +103,8 @@ function buildDisk(spec: DiskSpec, number: number): DiskState {
     isSystem: spec.isSystem ?? false,
     isBoot: spec.isBoot ?? false,
     isClustered: false,
-    signature: style === 1 ? (spec.signature ?? randomInt(0x1000000, 0x7fffffff)) : null,
-    guid: style === 2 ? (spec.guid ?? `{${randomUUID()}}`) : null,
+    signature: style === 1 ? (spec.signature ?? guids.signature()) : null,
+    guid: style === 2 ? (spec.guid ?? `{${guids.guid()}}`) : null,
     deviceIds: deviceIds(spec.page83 ?? id.page83),
     deviceIdError: spec.deviceIdError ?? null,
     provisioningType: spec.provisioningType ?? 2,
@@ -131,11 +136,11 @@ function buildPartitions(
       throw new RangeError(`Partitions do not fit on disk ${disk.number}.`);
     const fileSystem = p.fileSystem ?? "NTFS";
     const derived = gpt
-      ? randomUUID()
+      ? guids.guid()
       : `${(disk.signature ?? 0).toString(16).padStart(8, "0")}-0000-0000-${hexLe(cursor)}`;
     // Disks with colliding signatures would derive the same MBR volume GUID.
     const taken = out.state.volumes.some((v) => v.guid === derived);
-    const guid = p.volumeGuid ?? (taken ? randomUUID() : derived);
+    const guid = p.volumeGuid ?? (taken ? guids.guid() : derived);
     const paths = (p.accessPaths ?? []).map((a) => (a === "/" ? "/" : mountPath(a, root)));
     for (const path of paths) if (path !== "/") out.mounts.push({ path, volume: guid });
     out.state.partitions.push(partition(disk, cursor, size, p, guid, paths, fileSystem));
@@ -162,7 +167,7 @@ function partition(
     gptType: gpt ? (p.gptType ?? gptBasic) : null,
     mbrType: gpt ? null : (p.mbrType ?? (fileSystem === "" ? 6 : fileSystem === "FAT32" ? 12 : 7)),
     driveLetter: p.driveLetter?.toUpperCase() ?? null,
-    guid: gpt ? `{${randomUUID()}}` : null,
+    guid: gpt ? `{${guids.guid()}}` : null,
     accessPaths,
     volume: guid,
     isReadOnly: false,
@@ -183,8 +188,26 @@ function volume(guid: string, size: number, p: PartitionSpec, fileSystem: string
   };
 }
 
-/** Turns a scenario into state.json content and the mounts to create under `root`. */
+/**
+ * Turns a scenario into state.json content and the mounts to create under `root`. With
+ * `spec.seed`, every GUID and MBR signature it makes is drawn from the seed, and so are the
+ * volume GUIDs of partitions created later (`SimState.seed`).
+ */
 export function buildScenario(spec: ScenarioSpec, root: string): BuiltScenario {
+  if (spec.seed === undefined) return build(spec, root);
+  const outer = guids;
+  guids = new GuidSource(spec.seed);
+  try {
+    const built = build(spec, root);
+    const seed = guids.state();
+    if (seed !== undefined) built.state.seed = seed;
+    return built;
+  } finally {
+    guids = outer;
+  }
+}
+
+function build(spec: ScenarioSpec, root: string): BuiltScenario {
   const out: BuiltScenario = {
     state: { version: 1, disks: [], partitions: [], volumes: [] },
     mounts: [],

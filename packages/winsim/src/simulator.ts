@@ -2,6 +2,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -9,12 +10,32 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PowerShellOptions } from "@csi-proxy/exec";
+import { createGate, type BlockedFault, type BlockSpec } from "./fault-gate.js";
 import { buildScenario } from "./scenario.js";
 import type { ScenarioSpec } from "./spec.js";
+import {
+  diskOf,
+  iscsiSessions,
+  mountsOf,
+  volumesOnDisk,
+  type DiskView,
+  type IscsiSessionView,
+  type VolumeView,
+} from "./state-views.js";
 import type { CallLogEntry, FaultSpec, SimState } from "./types.js";
+
+/** Where {@link Simulator.create} puts the host. */
+export interface SimulatorOptions {
+  /**
+   * The host's state folder, kept after the process ends unless you dispose it: another process
+   * (or a later run) opens it with {@link Simulator.open}. It must not exist yet or be empty.
+   * Default: a new temporary folder.
+   */
+  readonly dir?: string;
+}
 
 /** The PowerShell module that defines the simulated cmdlets. */
 export const winsimModulePath = fileURLToPath(new URL("../module/WinSim.psd1", import.meta.url));
@@ -38,9 +59,12 @@ export class Simulator {
     this.root = join(dir, "root");
   }
 
-  /** A fresh host in a new temporary directory, with the scenario's state and mounts written. */
-  static create(spec: ScenarioSpec = {}): Promise<Simulator> {
-    const sim = new Simulator(mkdtempSync(join(tmpdir(), "winsim-")));
+  /**
+   * A fresh host with the scenario's state and mounts written: in a new temporary directory, or in
+   * `options.dir` (which must not exist or be empty).
+   */
+  static create(spec: ScenarioSpec = {}, options: SimulatorOptions = {}): Promise<Simulator> {
+    const sim = new Simulator(options.dir === undefined ? temporaryDir() : emptyDir(options.dir));
     mkdirSync(sim.root, { recursive: true });
     const built = buildScenario(spec, sim.root);
     for (const v of built.state.volumes) mkdirSync(sim.volumeDir(v.guid), { recursive: true });
@@ -52,6 +76,23 @@ export class Simulator {
     sim.writeJson("faults.json", []);
     writeFileSync(join(sim.dir, "calls.jsonl"), "");
     return Promise.resolve(sim);
+  }
+
+  /**
+   * The host kept in `dir` by `create(spec, { dir })`, as it was left: several processes (or
+   * runs) can share one host this way; the module's lock serialises their calls.
+   * Throws when `dir` holds no host (see {@link Simulator.exists}).
+   */
+  static open(dir: string): Promise<Simulator> {
+    if (!Simulator.exists(dir)) {
+      return Promise.reject(new Error(`${dir} holds no simulated host (it has no state.json).`));
+    }
+    return Promise.resolve(new Simulator(resolve(dir)));
+  }
+
+  /** Whether `dir` holds a simulated host that {@link Simulator.open} can open. */
+  static exists(dir: string): boolean {
+    return existsSync(join(dir, "state.json"));
   }
 
   /** Options for `createPowerShell` that load the simulator against this host. */
@@ -121,9 +162,42 @@ export class Simulator {
     return JSON.parse(readFileSync(join(this.dir, "faults.json"), "utf8")) as FaultSpec[];
   }
 
+  /**
+   * A fault that holds the next matching call until you release it, so a hang test waits for the
+   * call to arrive instead of guessing how long that takes:
+   * `const gate = sim.block({ command: "Format-Volume" }); const call = volume.formatVolume(...);
+   * await gate.met(); controller.abort(); ... gate.release()`. `action` `delay` (default) holds
+   * it before the cmdlet acts, `hangAfter` after it acted and was logged.
+   */
+  block(spec: BlockSpec): BlockedFault {
+    const gate = createGate(this.dir);
+    this.fault({ ...spec, action: spec.action ?? "delay", gate: gate.gate });
+    return gate;
+  }
+
   /** Removes every fault still on file. */
   clearFaults(): void {
     this.writeJson("faults.json", []);
+  }
+
+  /** Disk `number` with its codes named (partition style, operational status, ...); undefined when none. */
+  disk(number: number): DiskView | undefined {
+    return diskOf(this.state(), number);
+  }
+
+  /** The volumes on disk `number`, with their ids, file systems and mount folders. */
+  volumesOnDisk(number: number): VolumeView[] {
+    return volumesOnDisk(this.state(), number);
+  }
+
+  /** The folders a volume (GUID or `\\?\Volume{GUID}\`) is mounted at. */
+  mountsOf(volume: string): string[] {
+    return mountsOf(this.state(), volume);
+  }
+
+  /** The logged-in iSCSI sessions: target, portals, authentication, persistence, disk numbers. */
+  iscsiSessions(): IscsiSessionView[] {
+    return iscsiSessions(this.state());
   }
 
   /** Removes the host's directory, mounts included (links are removed, not followed). */
@@ -143,4 +217,18 @@ export class Simulator {
     writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`);
     renameSync(tmp, join(this.dir, name));
   }
+}
+
+function temporaryDir(): string {
+  return mkdtempSync(join(tmpdir(), "winsim-"));
+}
+
+// A host's files must not mix with anything else: dispose() removes the whole folder.
+function emptyDir(dir: string): string {
+  const full = resolve(dir);
+  mkdirSync(full, { recursive: true });
+  if (readdirSync(full).length > 0) {
+    throw new Error(`${full} is not empty: a new simulated host needs an empty folder.`);
+  }
+  return full;
 }

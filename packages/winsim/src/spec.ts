@@ -139,4 +139,10 @@ export interface ScenarioSpec {
    * default executable, powershell.exe) or "7" (pwsh). See docs/design/winsim.md, "Why Get-Item is proxied".
    */
   powershell?: "5.1" | "7";
+  /**
+   * Makes the host's GUIDs stable: volume, partition and disk GUIDs and MBR signatures are drawn
+   * from this seed instead of at random, and so are the volume GUIDs of partitions created later
+   * (`New-Partition`). The same seed and the same calls give the same volume ids on every run.
+   */
+  seed?: string;
 }

@@ -1,4 +1,5 @@
 import type { IscsiState } from "./iscsi.js";
+import type { GuidSeedState } from "./seeded-guid.js";
 import type { SmbState } from "./smb.js";
 import type { SystemState } from "./system.js";
 /** One VPD page 0x83 identifier as state.json stores it (code set 1 binary, 2 ASCII). */
@@ -103,6 +104,8 @@ export interface SimState {
   system?: SystemState;
   /** `Get-Item` answers as this PowerShell does; absent means "5.1". */
   powershell?: "5.1" | "7";
+  /** With `ScenarioSpec.seed`: the seed and the index of the next GUID `New-Partition` draws. */
+  seed?: GuidSeedState;
 }
 
 /** One simulated cmdlet call, from calls.jsonl. */
@@ -153,6 +156,12 @@ export interface FaultSpec {
   error?: FaultError;
   /** `delay` and `hangAfter`: how long to sleep. Default 1000. */
   delayMs?: number;
+  /**
+   * `delay` and `hangAfter`: instead of sleeping `delayMs`, hold the call until the gate is
+   * released, marking the gate met when a call reaches it. Set by `sim.block()`, which hands out
+   * the gate's `met()` and `release()`.
+   */
+  gate?: string;
   noise?: NoiseKind[];
   /** garbage: the text written to stdout. */
   text?: string;

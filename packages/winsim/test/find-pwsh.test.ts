@@ -1,9 +1,10 @@
+import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { ps } from "@csi-proxy/exec";
 import { describeWithPwsh } from "@csi-proxy/test-utils";
-import { afterAll, expect, it } from "vitest";
+import { afterAll, expect, it, vi } from "vitest";
 import {
   createSimulatedPowerShell,
   demoNodeWorld,
@@ -14,6 +15,7 @@ import {
   simulatorPwshVersion,
   winsimCacheDir,
 } from "../src/index.js";
+import { pwshVersionOf } from "../provision.mjs";
 
 const scratch = mkdtempSync(join(tmpdir(), "winsim-find-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -75,6 +77,54 @@ it.skipIf(process.platform === "win32")(
     expect(error.message).toContain(`CSI_WINSIM_PWSH ${five} reports PowerShell 5.1.19041`);
     const missing = await failure(findPwsh({ path: join(scratch, "nope") }));
     expect(missing.message).toContain("does not run");
+  },
+);
+
+it.skipIf(process.platform === "win32")(
+  "says in one line on stderr that it provisions PowerShell, even when quiet",
+  async () => {
+    // A dotnet that reports a version but fails the install: provisioning starts, then fails.
+    const bin = join(scratch, "dotnet-bin");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(
+      join(bin, "dotnet"),
+      '#!/bin/sh\nif [ "$1" = "--version" ]; then echo 8.0.100; exit 0; fi\nexit 1\n',
+    );
+    chmodSync(join(bin, "dotnet"), 0o755);
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}${delimiter}${path ?? ""}`;
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      const cacheDir = join(scratch, "provision-cache");
+      const error = await failure(findPwsh({ env: { PATH: "" }, cacheDir }));
+      expect(error.attempts.at(-1)).toMatch(/^provisioning into .* failed$/);
+      expect(written).toEqual([
+        `@csi-proxy/winsim: provisioning PowerShell ${simulatorPwshVersion} into ${join(cacheDir, `pwsh-${simulatorPwshVersion}`)} (dotnet tool install, a one-time download of about 200 MB)...\n`,
+      ]);
+    } finally {
+      spy.mockRestore();
+      process.env.PATH = path;
+    }
+  },
+);
+
+it.skipIf(process.platform === "win32")(
+  "probes a pwsh in its own process group, which a Ctrl-C at the terminal does not reach",
+  () => {
+    const dir = join(scratch, "pgid");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "pwsh"), "#!/bin/sh\nps -o pgid= -p $$\n");
+    chmodSync(join(dir, "pwsh"), 0o755);
+    const own = execFileSync("ps", ["-o", "pgid=", "-p", String(process.pid)], {
+      encoding: "utf8",
+    });
+    const probed = pwshVersionOf(join(dir, "pwsh"));
+    expect(probed).toMatch(/^\d+$/);
+    expect(probed).not.toBe(own.trim());
   },
 );
 

@@ -1,4 +1,13 @@
-import { existsSync, lstatSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Simulator, winsimModulePath } from "../src/index.js";
@@ -44,5 +53,30 @@ describe("Simulator", () => {
     expect(JSON.parse(readFileSync(join(sim.dir, "faults.json"), "utf8"))).toEqual([]);
     expect(sim.calls()).toEqual([]);
     await sim.dispose();
+  });
+});
+
+describe("a host kept in a folder of your choosing", () => {
+  it("is created there, opened again as it was left, and refused in a folder that is not empty", async () => {
+    const parent = mkdtempSync(join(tmpdir(), "winsim-keep-"));
+    try {
+      const dir = join(parent, "node");
+      expect(Simulator.exists(dir)).toBe(false);
+      const sim = await Simulator.create({ disks: [{ number: 1 }] }, { dir });
+      expect(sim.dir).toBe(dir);
+      sim.update((state) => {
+        state.disks[1]!.isOffline = true;
+      });
+      expect(Simulator.exists(dir)).toBe(true);
+      const again = await Simulator.open(dir);
+      expect(again.root).toBe(sim.root);
+      expect(again.disk(1)?.operationalStatus).toBe("Offline");
+      await expect(Simulator.open(parent)).rejects.toThrow(/holds no simulated host/);
+      expect(() => Simulator.create({}, { dir })).toThrow(/is not empty/);
+      await again.dispose();
+      expect(existsSync(dir)).toBe(false);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
   });
 });

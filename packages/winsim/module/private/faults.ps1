@@ -83,3 +83,15 @@ function Invoke-WinSimFaultNoise($Fault, [System.Management.Automation.PSCmdlet]
         }
     }
 }
+
+# delay and hangAfter: sleep delayMs, or, with a gate (sim.block), mark the gate met and hold the
+# call until the test releases it. A host removed meanwhile ends the wait too.
+function Wait-WinSimFault($Fault) {
+    $gate = [string](Get-WinSimField $Fault 'gate' '')
+    if ($gate -eq '') { Start-Sleep -Milliseconds ([int](Get-WinSimField $Fault 'delayMs' 1000)); return }
+    $gates = Join-Path (Get-WinSimDir) 'gates'
+    $null = [System.IO.Directory]::CreateDirectory($gates)
+    [System.IO.File]::WriteAllText((Join-Path $gates "$gate.met"), [string]$PID)
+    $released = Join-Path $gates "$gate.released"
+    while (-not [System.IO.File]::Exists($released) -and [System.IO.Directory]::Exists($gates)) { Start-Sleep -Milliseconds 10 }
+}

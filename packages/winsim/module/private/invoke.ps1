@@ -26,7 +26,7 @@ function Invoke-WinSimCommand {
             [Environment]::Exit(137)
         }
         # Outside the lock, so other processes keep working while this call hangs.
-        'delay' { Start-Sleep -Milliseconds ([int](Get-WinSimField $wsFault 'delayMs' 1000)) }
+        'delay' { Wait-WinSimFault $wsFault }
         'noise' { Invoke-WinSimFaultNoise $wsFault $Cmdlet $wsCommand }
         'garbage' {
             $text = 'winsim garbage {"not":"a frame"} ' + $wsCommand
@@ -53,7 +53,7 @@ function Invoke-WinSimCommand {
         Exit-WinSimLock $wsLock
     }
     # The change is made and logged; the caller hears nothing until the sleep ends (or it kills us).
-    if ($wsKind -eq 'hangAfter') { Start-Sleep -Milliseconds ([int](Get-WinSimField $wsFault 'delayMs' 1000)) }
+    if ($wsKind -eq 'hangAfter') { Wait-WinSimFault $wsFault }
     $wsThrow = $wsKind -eq 'error' -and (Test-WinSimFaultTerminating $wsFault)
     foreach ($item in $ctx.Items) {
         if ($item -is [System.Management.Automation.ErrorRecord]) {

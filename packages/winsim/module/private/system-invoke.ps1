@@ -22,7 +22,7 @@ function Invoke-WinSimSystemCommand {
             try { Add-WinSimCallLog $wsCommand $wsParams $Target $wsStart (Get-WinSimNow) 'killed' } finally { Exit-WinSimLock $wsLock }
             [Environment]::Exit(137)
         }
-        'delay' { Start-Sleep -Milliseconds ([int](Get-WinSimField $wsFault 'delayMs' 1000)) }
+        'delay' { Wait-WinSimFault $wsFault }
         'noise' { Invoke-WinSimFaultNoise $wsFault $Cmdlet $wsCommand }
         'garbage' {
             $text = 'winsim garbage {"not":"a frame"} ' + $wsCommand

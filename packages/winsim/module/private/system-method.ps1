@@ -11,7 +11,7 @@ function Invoke-WinSimServiceStartMethod([string]$Name) {
         try { Add-WinSimCallLog 'ServiceController.Start' $params ([ordered]@{}) $start (Get-WinSimNow) 'killed' } finally { Exit-WinSimLock $lock }
         [Environment]::Exit(137)
     }
-    if ($kind -eq 'delay') { Start-Sleep -Milliseconds ([int](Get-WinSimField $fault 'delayMs' 1000)) }
+    if ($kind -eq 'delay') { Wait-WinSimFault $fault }
     $lock = Enter-WinSimLock
     try {
         if ($kind -eq 'error') {

@@ -64,7 +64,7 @@ function New-WinSimPartition($Ctx, $Disk, [System.Collections.IDictionary]$Bound
     $gpt = $null
     $mbr = $null
     $guid = $null
-    $volumeGuid = [guid]::NewGuid().ToString()
+    $volumeGuid = New-WinSimVolumeGuid $state
     if ([int]$Disk.partitionStyle -eq 2) {
         $gpt = if ($Bound.ContainsKey('GptType')) { ([string]$Bound['GptType']).ToLowerInvariant() } else { $script:WinSimGptBasic }
         $guid = '{' + [guid]::NewGuid().ToString() + '}'
