@@ -22,17 +22,29 @@ export function oneLine(text: string): string {
   return text.replace(/\s*\r?\n\s*/g, " ").trim();
 }
 
+const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
 /**
  * The exit code and message line of an error. Library errors carry their `code` (their messages
- * are redacted by the library); anything else is unexpected and shows only its message.
+ * are redacted by the library); anything else is unexpected and shows only its message. Once
+ * `interrupt` (Ctrl-C) has fired, every failure is the cancellation it caused: at a terminal the
+ * interrupt also reaches the processes the run started, so the call in flight may end as a
+ * process that died or a command that failed rather than as `ABORTED`.
  */
-export function failureOf(error: unknown): Failure {
+export function failureOf(error: unknown, interrupt?: AbortSignal): Failure {
   const line = (label: ExitCodeName, message: string): Failure => ({
     exitCode: exitCodes[label],
     line: `csi-proxy: ${label}: ${oneLine(message)}`,
   });
+  if (interrupt?.aborted === true && !(isCsiProxyError(error) && error.code === "ABORTED")) {
+    const reason = messageOf(interrupt.reason);
+    if (error === interrupt.reason) return line("ABORTED", reason);
+    const code = isCsiProxyError(error) ? `${error.code}: ` : "";
+    return line("ABORTED", `${reason}; the call in flight ended with ${code}${messageOf(error)}`);
+  }
   if (isCsiProxyError(error)) return line(error.code, error.message);
   if (error instanceof UsageError) return line("USAGE", error.message);
   if (error instanceof DeclinedError) return line("DECLINED", error.message);
-  return line("UNEXPECTED", error instanceof Error ? error.message : String(error));
+  return line("UNEXPECTED", messageOf(error));
 }

@@ -20,6 +20,13 @@ export interface CliGroups {
 export interface GroupsRequest {
   /** `--simulate`: the simulated demo node instead of this machine. */
   readonly simulate: boolean;
+  /**
+   * `--state-dir`: the folder the simulated node is kept in between runs (created and staged on
+   * first use); without it each run has a fresh node in a temporary folder.
+   */
+  readonly stateDir?: string | undefined;
+  /** The run's Ctrl-C: preparing the simulated node stops at it too. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /**
@@ -60,8 +67,8 @@ function windowsGroups(): CliGroups {
  * The default factory. `--simulate` loads `@csi-proxy/winsim` only then, so an operator's run on
  * Windows never imports the simulator.
  */
-export const createGroups: GroupsFactory = async ({ simulate }) => {
-  if (!simulate) return windowsGroups();
+export const createGroups: GroupsFactory = async (request) => {
+  if (!request.simulate) return windowsGroups();
   const { simulatedNodeGroups } = await import("./simulate.js");
-  return simulatedNodeGroups();
+  return simulatedNodeGroups(request);
 };

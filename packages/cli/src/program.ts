@@ -17,7 +17,10 @@ export interface CliOptions {
   readonly io?: CliIo;
   /** Creates the groups a command uses; PowerShell on this machine, or the simulator. */
   readonly groups?: GroupsFactory;
-  /** Cancels the call in flight (`ABORTED`, its PowerShell process ended); the bin wires Ctrl-C. */
+  /**
+   * Cancels the call in flight (`ABORTED`, its PowerShell process ended); the bin wires Ctrl-C.
+   * Once it fires, any failure is reported as `ABORTED`.
+   */
   readonly signal?: AbortSignal;
 }
 
@@ -51,6 +54,10 @@ function createProgram(io: CliIo, session: Session): Command {
     .option(
       "--simulate",
       "run against a simulated Windows node (the demo's; needs pwsh), not this machine",
+    )
+    .option(
+      "--state-dir <dir>",
+      "with --simulate: keep the simulated node in <dir>, so later runs share it (created on first use)",
     )
     .option("-y, --yes", "confirm a changing command without asking")
     .exitOverride()
@@ -93,7 +100,7 @@ export async function runCli(argv: readonly string[], options: CliOptions = {}):
     return exitCodes.OK;
   } catch (error) {
     if (error instanceof CommanderError) return commanderExit(error);
-    const failure = failureOf(error);
+    const failure = failureOf(error, options.signal);
     writeLine(io.stderr, failure.line);
     return failure.exitCode;
   } finally {

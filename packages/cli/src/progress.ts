@@ -11,7 +11,9 @@ export type Progress = <T>(label: string, work: () => Promise<T>) => Promise<T>;
 export function createProgress(stderr: CliOutput, enabled: boolean): Progress {
   if (!enabled || stderr.isTTY !== true) return (_label, work) => work();
   return async (label, work) => {
-    const spinner = yoctoSpinner({ text: label, stream: stderr }).start();
+    // handleSignals off: the spinner's own SIGINT handler would exit 130 at once, skipping the
+    // cancellation, the ABORTED line and the clean-up that the first Ctrl-C owes the operator.
+    const spinner = yoctoSpinner({ text: label, stream: stderr, handleSignals: false }).start();
     try {
       return await work();
     } finally {

@@ -2,8 +2,10 @@ import type { Command } from "commander";
 import { confirmChange } from "./confirm.js";
 import { writeLine, type CliIo } from "./io.js";
 import type { CliGroups, GroupsFactory } from "./node.js";
-import { createProgress, type Progress } from "./progress.js";
+import { UsageError } from "./failure.js";
+import { createProgress } from "./progress.js";
 import { renderJson } from "./render.js";
+import { simulatedPath } from "./simulated-path.js";
 import { traceScripts } from "./verbose.js";
 
 /** The options every command accepts (commander parses them anywhere on the line). */
@@ -11,6 +13,7 @@ export interface GlobalOptions {
   readonly json?: boolean;
   readonly verbose?: boolean;
   readonly simulate?: boolean;
+  readonly stateDir?: string;
   readonly yes?: boolean;
 }
 
@@ -18,10 +21,13 @@ export interface GlobalOptions {
 export interface Run {
   /** `--json`: print the result as JSON, not as a table. */
   readonly json: boolean;
-  /** The node's groups, created on first use. */
-  groups(): Promise<CliGroups>;
-  /** Runs slow work under a spinner (on a terminal, not with `--json`). */
-  readonly progress: Progress;
+  /**
+   * Runs `work` on the node's groups under a spinner saying `label` (on a terminal, not with
+   * `--json`); the groups are created first, under their own step when the node is simulated.
+   */
+  withNode<T>(label: string, work: (groups: CliGroups) => Promise<T>): Promise<T>;
+  /** A path on the node from the command line, refused before anything runs if it cannot be one. */
+  nodePath(path: string): string;
   /** Prints the result: `data` as JSON with `--json`, else the text `human` renders. */
   output(data: unknown, human: () => string): void;
   /** Prints `plan` and asks (or takes `--yes`); throws when the change must not go ahead. */
@@ -77,16 +83,34 @@ export class Session {
   begin(options: GlobalOptions): Run {
     const io = this.#io;
     const json = options.json === true;
+    const simulate = options.simulate === true;
+    const { stateDir } = options;
+    if (stateDir !== undefined && !simulate) {
+      throw new UsageError("--state-dir keeps a simulated node: it needs --simulate");
+    }
     if (options.verbose === true && this.#stopTrace === undefined) {
       this.#stopTrace = traceScripts(io.stderr);
     }
+    const progress = createProgress(io.stderr, !json);
+    const request = { simulate, stateDir, signal: this.#signal };
+    const groups = async (): Promise<CliGroups> => {
+      if (this.#groups === undefined) {
+        const created = this.#factory(request);
+        this.#groups = created;
+        if (simulate) await progress("Preparing the simulated node", () => created);
+      }
+      const ready = await this.#groups;
+      // Ctrl-C while the node was being prepared: nothing more is started.
+      this.#signal?.throwIfAborted();
+      return signalled(ready, this.#signal);
+    };
     return {
       json,
-      groups: () =>
-        (this.#groups ??= this.#factory({ simulate: options.simulate === true }).then((groups) =>
-          signalled(groups, this.#signal),
-        )),
-      progress: createProgress(io.stderr, !json),
+      withNode: async (label, work) => {
+        const ready = await groups();
+        return progress(label, () => work(ready));
+      },
+      nodePath: (path) => (simulate ? simulatedPath(path, stateDir) : path),
       output: (data, human) => writeLine(io.stdout, json ? renderJson(data) : human()),
       confirm: (plan) => confirmChange(io, plan, options.yes === true),
     };

@@ -1,6 +1,5 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import type { PowerShell } from "@csi-proxy/exec";
+import { mkdirSync, rmSync } from "node:fs";
+import type { CallOptions, PowerShell } from "@csi-proxy/exec";
 import { createNodeSmbLinkHost } from "@csi-proxy/smb";
 import {
   Simulator,
@@ -10,7 +9,8 @@ import {
   scenarios,
   translateUncLinks,
 } from "@csi-proxy/winsim";
-import { groupsOn, type CliGroups } from "./node.js";
+import { groupsOn, type CliGroups, type GroupsRequest } from "./node.js";
+import { stagingPathUnder } from "./simulated-path.js";
 
 /**
  * The groups wired to a simulated host as they are on a real node: POSIX paths (the simulator
@@ -26,57 +26,86 @@ export function simulatorGroups(sim: Simulator, shell: PowerShell): Omit<CliGrou
 
 /** Where the simulated node's driver staged disk 1's volume. */
 export function stagingPath(sim: Simulator): string {
-  return join(sim.root, "var", "lib", "kubelet", "plugins", "demo", "pv-data", "globalmount");
+  return stagingPathUnder(sim.root);
 }
 
 /**
  * Brings the demo node to the state of a node with live volumes, through the public groups as a
- * CSI driver would: the iSCSI initiator service started (Windows ships it stopped, manual), the array's portal registered and its target logged in with CHAP, the file
- * server's share mapped with its account, disk 1's volume mounted at {@link stagingPath}.
+ * CSI driver would: the iSCSI initiator service started (Windows ships it stopped, manual), the
+ * array's portal registered and its target logged in with CHAP, the file server's share mapped
+ * with its account, disk 1's volume mounted at {@link stagingPath}. `options` go to every call
+ * (the run's Ctrl-C).
  */
 export async function stageDemoNode(
   sim: Simulator,
   groups: Omit<CliGroups, "close">,
+  options?: CallOptions,
 ): Promise<void> {
   const { portal, iqn, chap, share, smbUser, smbPassword } = demoNodeWorld;
-  await groups.system.startService({ name: "MSiSCSI" });
-  await groups.iscsi.addTargetPortal({ targetPortal: portal });
-  await groups.iscsi.connectTarget({
-    targetPortal: portal,
-    iqn,
-    authType: "ONE_WAY_CHAP",
-    chapUsername: chap.username,
-    chapSecret: chap.secret,
-  });
-  await groups.smb.newSmbGlobalMapping({
-    remotePath: share,
-    username: smbUser,
-    password: smbPassword,
-  });
-  const [volumeId] = (await groups.volume.listVolumesOnDisk({ diskNumber: 1 })).volumeIds;
+  await groups.system.startService({ name: "MSiSCSI" }, options);
+  await groups.iscsi.addTargetPortal({ targetPortal: portal }, options);
+  await groups.iscsi.connectTarget(
+    {
+      targetPortal: portal,
+      iqn,
+      authType: "ONE_WAY_CHAP",
+      chapUsername: chap.username,
+      chapSecret: chap.secret,
+    },
+    options,
+  );
+  await groups.smb.newSmbGlobalMapping(
+    { remotePath: share, username: smbUser, password: smbPassword },
+    options,
+  );
+  const { volumeIds } = await groups.volume.listVolumesOnDisk({ diskNumber: 1 }, options);
+  const [volumeId] = volumeIds;
   if (volumeId === undefined) throw new Error("the demo node's disk 1 has no volume");
   mkdirSync(stagingPath(sim), { recursive: true });
-  await groups.volume.mountVolume({ volumeId, targetPath: stagingPath(sim) });
+  await groups.volume.mountVolume({ volumeId, targetPath: stagingPath(sim) }, options);
 }
 
-/** `--simulate`: a fresh, staged demo node in a temporary folder, removed again on close. */
-export async function simulatedNodeGroups(): Promise<CliGroups> {
-  const sim = await Simulator.create(scenarios.demoNode());
+/** The node `--state-dir` names, as it was left; or a new one there (or in a temporary folder). */
+async function openNode(
+  stateDir: string | undefined,
+): Promise<{ sim: Simulator; created: boolean }> {
+  if (stateDir !== undefined && Simulator.exists(stateDir)) {
+    return { sim: await Simulator.open(stateDir), created: false };
+  }
+  const dir = stateDir === undefined ? {} : { dir: stateDir };
+  return { sim: await Simulator.create(scenarios.demoNode(), dir), created: true };
+}
+
+/**
+ * `--simulate`: the demo node, staged when it is new. A node in a temporary folder is removed on
+ * close, and also if the process exits without closing (a second Ctrl-C); one kept with
+ * `--state-dir` stays, unless preparing it failed.
+ */
+export async function simulatedNodeGroups(request: GroupsRequest): Promise<CliGroups> {
+  const { sim, created } = await openNode(request.stateDir);
+  const temporary = request.stateDir === undefined;
+  // Synchronous, as an exit listener must be: process.exit skips every await.
+  const removeOnExit = () => rmSync(sim.dir, { recursive: true, force: true });
+  if (temporary) process.once("exit", removeOnExit);
   let shell: PowerShell | undefined;
-  const close = async () => {
+  const close = async (remove: boolean) => {
     try {
       await shell?.close();
     } finally {
-      await sim.dispose();
+      if (remove) {
+        await sim.dispose();
+        process.off("exit", removeOnExit);
+      }
     }
   };
   try {
     shell = await createSimulatedPowerShell(sim);
     const groups = simulatorGroups(sim, shell);
-    await stageDemoNode(sim, groups);
-    return { ...groups, close };
+    const { signal } = request;
+    if (created) await stageDemoNode(sim, groups, signal === undefined ? undefined : { signal });
+    return { ...groups, close: () => close(temporary) };
   } catch (error) {
-    await close();
+    await close(temporary || created);
     throw error;
   }
 }

@@ -1,32 +1,12 @@
-import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { describeWithPwsh } from "@csi-proxy/test-utils";
 import { demoNodeWorld } from "@csi-proxy/winsim";
 import { expect, it } from "vitest";
 import { exitCodes, type DisksJson, type UnmapJson } from "../src/index.js";
-
-const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
-
-interface Spawned {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+import { runBin, type Spawned } from "./bin-harness.js";
 
 // The built bin as an operator runs it: no stdin (as under CI), the repo's pwsh for --simulate.
 function csiProxy(pwsh: string, ...argv: string[]): Promise<Spawned> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [bin, ...argv],
-      { env: { ...process.env, CSI_WINSIM_PWSH: pwsh } },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
-        resolve({ code, stdout, stderr });
-      },
-    );
-    child.stdin?.end();
-  });
+  return runBin(argv, { CSI_WINSIM_PWSH: pwsh });
 }
 
 describeWithPwsh("the built csi-proxy bin with --simulate", (pwsh) => {

@@ -79,6 +79,136 @@ describe("Ctrl-C", () => {
   });
 });
 
+describe("Ctrl-C whatever the call in flight ends with", () => {
+  it("is ABORTED when the interrupt killed the call's process first (a terminal signals the whole group)", async () => {
+    const interrupt = new AbortController();
+    const groups = fakeGroups({
+      disk: {
+        getDiskStats: () => {
+          interrupt.abort(new Error("interrupted (Ctrl-C)"));
+          return Promise.reject(
+            new CsiProxyError("PowerShell exited on signal SIGINT while running disk.get.", {
+              code: "PROCESS_EXITED",
+            }),
+          );
+        },
+      },
+    });
+    const ran = await runIn(["disks", "show", "1"], { groups, signal: interrupt.signal });
+    expect(ran).toMatchObject({
+      code: exitCodes.ABORTED,
+      stderr:
+        "csi-proxy: ABORTED: interrupted (Ctrl-C); the call in flight ended with PROCESS_EXITED: PowerShell exited on signal SIGINT while running disk.get.\n",
+    });
+  });
+
+  it("ends a listing at once instead of filling its rows with ABORTED problems", async () => {
+    const interrupt = new AbortController();
+    const asked: number[] = [];
+    const groups = fakeGroups({
+      disk: {
+        listDiskIds: () =>
+          Promise.resolve({
+            diskIds: new Map([
+              [1, {}],
+              [2, {}],
+            ]),
+            errors: [],
+          }),
+        listDiskLocations: () => Promise.resolve({ diskLocations: new Map() }),
+        getDiskStats: ({ diskNumber }: { diskNumber: number }) => {
+          asked.push(diskNumber);
+          interrupt.abort(new Error("interrupted (Ctrl-C)"));
+          return Promise.reject(
+            new CsiProxyError("getDiskStats was aborted.", { code: "ABORTED" }),
+          );
+        },
+      },
+    });
+    const ran = await runIn(["disks", "list"], { groups, signal: interrupt.signal });
+    expect(ran).toMatchObject({
+      code: exitCodes.ABORTED,
+      stdout: "",
+      stderr: "csi-proxy: ABORTED: getDiskStats was aborted.\n",
+    });
+    expect(asked).toEqual([1]);
+  });
+
+  it("while the node is prepared, starts no command", async () => {
+    const interrupt = new AbortController();
+    const groups = fakeGroups({
+      smb: { listSmbGlobalMappings: () => Promise.resolve({ mappings: [] }) },
+    });
+    const preparing = () => {
+      interrupt.abort(new Error("interrupted (Ctrl-C)"));
+      return groups({ simulate: true });
+    };
+    const ran = await runIn(["--simulate", "smb", "list"], {
+      groups: preparing,
+      signal: interrupt.signal,
+    });
+    expect(ran).toMatchObject({ code: exitCodes.ABORTED, stdout: "" });
+    expect(ran.stderr).toBe("csi-proxy: ABORTED: interrupted (Ctrl-C)\n");
+  });
+});
+
+describe("the simulated node", () => {
+  it("is prepared under its own step before the command's own", async () => {
+    const groups = fakeGroups({
+      smb: { listSmbGlobalMappings: () => Promise.resolve({ mappings: [] }) },
+    });
+    const ran = await runIn(["--simulate", "smb", "list"], { groups, tty: true });
+    expect(ran.code).toBe(0);
+    const preparing = ran.stderr.indexOf("Preparing the simulated node");
+    expect(preparing).toBeGreaterThanOrEqual(0);
+    expect(ran.stderr.indexOf("Reading SMB mappings")).toBeGreaterThan(preparing);
+  });
+
+  it.each([["C:\\var\\lib\\kubelet\\x"], ["\\\\?\\C:\\x"], ["c:/x"]])(
+    "refuses the Windows path %s before touching the node: it uses Linux paths",
+    async (path) => {
+      const groups = fakeGroups({});
+      for (const argv of [
+        ["volumes", "target", path],
+        [
+          "volumes",
+          "unmount",
+          "\\\\?\\Volume{0a0a0a0a-0000-0000-0000-000000000001}\\",
+          path,
+          "--yes",
+        ],
+      ]) {
+        const ran = await runIn(["--simulate", ...argv], { groups });
+        expect(ran.code).toBe(exitCodes.INVALID_ARGUMENT);
+        expect(ran.stderr).toContain(
+          `${path} is a Windows path, but the simulated node uses Linux paths`,
+        );
+        expect(ran.stderr).toContain("--state-dir DIR");
+      }
+      expect(groups.calls).toBe(0);
+    },
+  );
+});
+
+describe("a named item that is missing", () => {
+  it("volumes list 99 fails with NOT_FOUND as services Nope does, not as a row", async () => {
+    const groups = fakeGroups({
+      volume: {
+        listVolumesOnDisk: ({ diskNumber }: { diskNumber: number }) =>
+          diskNumber === 99
+            ? Promise.reject(new CsiProxyError("Disk 99 was not found.", { code: "NOT_FOUND" }))
+            : Promise.resolve({ volumeIds: [] }),
+      },
+    });
+    const ran = await runIn(["volumes", "list", "1", "99"], { groups });
+    expect(ran).toMatchObject({
+      code: exitCodes.NOT_FOUND,
+      stdout: "",
+      stderr: "csi-proxy: NOT_FOUND: Disk 99 was not found.\n",
+    });
+  });
+});
+
 describe("usage", () => {
   it("--help lists the commands, the global options and the exit-code table", async () => {
     const ran = await runIn(["--help"]);

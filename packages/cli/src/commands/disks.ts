@@ -139,7 +139,7 @@ export function registerDisks(program: Command, session: Session): void {
     .description("every disk Windows reports, with the disks whose ids could not be read")
     .action(
       act(session, async (run) => {
-        const data = await run.progress("Reading disks", async () => listDisks(await run.groups()));
+        const data = await run.withNode("Reading disks", (groups) => listDisks(groups));
         run.output(data, () => disksTable(data));
       }),
     );
@@ -149,8 +149,8 @@ export function registerDisks(program: Command, session: Session): void {
     .argument("<number>", "Windows disk number (Get-Disk's Number)", diskNumberArg)
     .action(
       act(session, async (run, diskNumber: number) => {
-        const data = await run.progress(`Reading disk ${diskNumber}`, async () =>
-          showDisk(await run.groups(), diskNumber),
+        const data = await run.withNode(`Reading disk ${diskNumber}`, (groups) =>
+          showDisk(groups, diskNumber),
         );
         run.output(data, () => diskTable(data));
       }),

@@ -77,8 +77,8 @@ export function registerIscsi(program: Command, session: Session): void {
     .description("every registered target portal")
     .action(
       act(session, async (run) => {
-        const { targetPortals } = await run.progress("Reading iSCSI portals", async () =>
-          (await run.groups()).iscsi.listTargetPortals({}),
+        const { targetPortals } = await run.withNode("Reading iSCSI portals", (groups) =>
+          groups.iscsi.listTargetPortals({}),
         );
         const data: PortalsJson = { portals: targetPortals };
         run.output(data, () =>
@@ -96,8 +96,8 @@ export function registerIscsi(program: Command, session: Session): void {
     )
     .action(
       act(session, async (run) => {
-        const data = await run.progress("Discovering iSCSI targets", async () =>
-          listTargets(await run.groups()),
+        const data = await run.withNode("Discovering iSCSI targets", (groups) =>
+          listTargets(groups),
         );
         run.output(data, () => targetsTable(data));
       }),
@@ -115,8 +115,8 @@ export function registerIscsi(program: Command, session: Session): void {
           `log out of target ${iqn} through portal ${portalText(portal)}`,
           "a persistent login is unregistered too; the target's disks leave the node",
         ]);
-        const { sessionsLoggedOut } = await run.progress("Logging out", async () =>
-          (await run.groups()).iscsi.disconnectTarget({ targetPortal: portal, iqn }),
+        const { sessionsLoggedOut } = await run.withNode("Logging out", (groups) =>
+          groups.iscsi.disconnectTarget({ targetPortal: portal, iqn }),
         );
         const data: LogoutJson = { portal, iqn, sessionsLoggedOut };
         run.output(data, () =>

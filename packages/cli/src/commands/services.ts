@@ -22,16 +22,18 @@ export function registerServices(program: Command, session: Session): void {
     .action(
       act(session, async (run, names: string[] | undefined) => {
         const wanted = names !== undefined && names.length > 0 ? names : defaultServiceNames;
-        const data = await run.progress("Reading services", async (): Promise<ServicesJson> => {
-          const { system } = await run.groups();
-          const services: ServicesJson["services"][number][] = [];
-          for (const name of wanted)
-            services.push({ name, ...(await system.getService({ name })) });
-          return {
-            biosSerialNumber: (await system.getBiosSerialNumber({})).serialNumber,
-            services,
-          };
-        });
+        const data = await run.withNode(
+          "Reading services",
+          async ({ system }): Promise<ServicesJson> => {
+            const services: ServicesJson["services"][number][] = [];
+            for (const name of wanted)
+              services.push({ name, ...(await system.getService({ name })) });
+            return {
+              biosSerialNumber: (await system.getBiosSerialNumber({})).serialNumber,
+              services,
+            };
+          },
+        );
         run.output(data, () => {
           const table = renderTable(
             ["Service", "Display name", "Status", "Start type"],

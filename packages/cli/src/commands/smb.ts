@@ -30,8 +30,8 @@ export function registerSmb(program: Command, session: Session): void {
     .description("every SMB global mapping on the node")
     .action(
       act(session, async (run) => {
-        const { mappings } = await run.progress("Reading SMB mappings", async () =>
-          (await run.groups()).smb.listSmbGlobalMappings({}),
+        const { mappings } = await run.withNode("Reading SMB mappings", (groups) =>
+          groups.smb.listSmbGlobalMappings({}),
         );
         const data: SmbJson = {
           mappings: mappings.map((m) => ({
@@ -59,8 +59,8 @@ export function registerSmb(program: Command, session: Session): void {
           `remove the SMB global mapping of the share holding ${remotePath}`,
           "every pod using that share on this node loses access to it",
         ]);
-        const { removed } = await run.progress("Removing the mapping", async () =>
-          (await run.groups()).smb.removeSmbGlobalMapping({ remotePath }),
+        const { removed } = await run.withNode("Removing the mapping", (groups) =>
+          groups.smb.removeSmbGlobalMapping({ remotePath }),
         );
         const data: UnmapJson = { remotePath, removed };
         run.output(data, () =>

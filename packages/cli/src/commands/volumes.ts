@@ -68,10 +68,12 @@ async function readVolume(groups: CliGroups, volumeId: string, diskNumber: numbe
 
 async function listVolumes(groups: CliGroups, only: readonly number[]): Promise<VolumesJson> {
   const numbers = only.length > 0 ? only : diskNumbersOf(await identity(groups));
+  // A disk named on the command line that does not exist fails the command, as `disks show` does.
+  const fatal = only.length > 0 ? (["NOT_FOUND"] as const) : [];
   const volumes: VolumeJson[] = [];
   const diskProblems: { diskNumber: number; problem: string }[] = [];
   for (const diskNumber of numbers) {
-    const listed = await orProblem(() => groups.volume.listVolumesOnDisk({ diskNumber }));
+    const listed = await orProblem(() => groups.volume.listVolumesOnDisk({ diskNumber }), fatal);
     if (listed.value === null) diskProblems.push({ diskNumber, problem: listed.problem });
     for (const volumeId of listed.value?.volumeIds ?? []) {
       volumes.push(await readVolume(groups, volumeId, diskNumber));
@@ -110,12 +112,14 @@ export function registerVolumes(program: Command, session: Session): void {
     .description("volumes: ids per disk, size and free space, which volume a path is on");
   volumes
     .command("list")
-    .description("the volumes of the given disks (default: every disk)")
+    .description(
+      "the volumes of the given disks (default: every disk); a given disk that does not exist is NOT_FOUND",
+    )
     .argument("[disk...]", "Windows disk numbers", diskNumbersArg)
     .action(
       act(session, async (run, disks: number[] | undefined) => {
-        const data = await run.progress("Reading volumes", async () =>
-          listVolumes(await run.groups(), disks ?? []),
+        const data = await run.withNode("Reading volumes", (groups) =>
+          listVolumes(groups, disks ?? []),
         );
         run.output(data, () => volumesTable(data));
       }),
@@ -126,12 +130,12 @@ export function registerVolumes(program: Command, session: Session): void {
     .argument("<path>", "an absolute path on the node")
     .option("--closest", "the volume holding the path, walking up to the drive if need be")
     .action(
-      act(session, async (run, targetPath: string, options: { closest?: boolean }) => {
+      act(session, async (run, path: string, options: { closest?: boolean }) => {
+        const targetPath = run.nodePath(path);
         const closest = options.closest === true;
-        const data = await run.progress(
+        const data = await run.withNode(
           `Resolving ${targetPath}`,
-          async (): Promise<TargetJson> => {
-            const { volume } = await run.groups();
+          async ({ volume }): Promise<TargetJson> => {
             const { volumeId } = closest
               ? await volume.getClosestVolumeIdFromTargetPath({ targetPath })
               : await volume.getVolumeIdFromTargetPath({ targetPath });
@@ -152,13 +156,14 @@ export function registerVolumes(program: Command, session: Session): void {
     .argument("<volumeId>", "the volume, \\\\?\\Volume{GUID}\\")
     .argument("<path>", "the folder it is mounted at (the folder itself stays)")
     .action(
-      act(session, async (run, volumeId: string, targetPath: string) => {
+      act(session, async (run, volumeId: string, path: string) => {
+        const targetPath = run.nodePath(path);
         await run.confirm([
           `unmount volume ${volumeId} from ${targetPath}`,
           "the volume's cache is flushed first; the folder and the data stay",
         ]);
-        const { wasMounted } = await run.progress("Unmounting", async () =>
-          (await run.groups()).volume.unmountVolume({ volumeId, targetPath }),
+        const { wasMounted } = await run.withNode("Unmounting", (groups) =>
+          groups.volume.unmountVolume({ volumeId, targetPath }),
         );
         const data: UnmountJson = { volumeId, targetPath, wasMounted };
         run.output(data, () =>
