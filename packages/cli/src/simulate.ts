@@ -9,6 +9,7 @@ import {
   scenarios,
   translateUncLinks,
 } from "@csi-proxy/winsim";
+import { UsageError } from "./failure.js";
 import { groupsOn, type CliGroups, type GroupsRequest } from "./node.js";
 import { stagingPathUnder } from "./simulated-path.js";
 
@@ -72,8 +73,14 @@ async function openNode(
   if (stateDir !== undefined && Simulator.exists(stateDir)) {
     return { sim: await Simulator.open(stateDir), created: false };
   }
-  const dir = stateDir === undefined ? {} : { dir: stateDir };
-  return { sim: await Simulator.create(scenarios.demoNode(), dir), created: true };
+  if (stateDir === undefined)
+    return { sim: await Simulator.create(scenarios.demoNode()), created: true };
+  try {
+    return { sim: await Simulator.create(scenarios.demoNode(), { dir: stateDir }), created: true };
+  } catch (error) {
+    // A folder holding something else: the operator's mistake, not a bug.
+    throw new UsageError(`--state-dir: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describeWithPwsh } from "@csi-proxy/test-utils";
@@ -39,10 +39,17 @@ describeWithPwsh("--simulate --state-dir: one simulated node for several runs", 
     );
   });
 
-  it("--state-dir without --simulate is bad usage", async () => {
+  it("--state-dir without --simulate, or naming a folder of other things, is bad usage", async () => {
     const ran = await runBin(["--state-dir", dir, "disks", "list"]);
     expect(ran.code).toBe(exitCodes.USAGE);
     expect(ran.stderr).toContain("--state-dir keeps a simulated node: it needs --simulate");
+    const busy = mkdtempSync(join(scratch, "busy-"));
+    writeFileSync(join(busy, "notes.txt"), "not a node");
+    const other = await runBin(["--simulate", "--state-dir", busy, "disks", "list"], {
+      CSI_WINSIM_PWSH: pwsh,
+    });
+    expect(other.code).toBe(exitCodes.USAGE);
+    expect(other.stderr).toMatch(/^csi-proxy: USAGE: --state-dir: .* is not empty/);
   });
 
   it("a temporary node is removed even when the process exits without closing it (a second Ctrl-C)", async () => {
