@@ -57,9 +57,12 @@ describeWithPwsh("--simulate --state-dir: one simulated node for several runs", 
     const before = new Set(process.listeners("exit"));
     const prior = { TMPDIR: process.env.TMPDIR, CSI_WINSIM_PWSH: process.env.CSI_WINSIM_PWSH };
     Object.assign(process.env, { TMPDIR: tmp, CSI_WINSIM_PWSH: pwsh });
-    const groups = await simulatedNodeGroups({ simulate: true }).finally(() =>
-      Object.assign(process.env, prior),
-    );
+    const groups = await simulatedNodeGroups({ simulate: true }).finally(() => {
+      for (const [name, value] of Object.entries(prior)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    });
     try {
       const [node] = readdirSync(tmp).filter((e) => e.startsWith("winsim-"));
       expect(node).toBeDefined();

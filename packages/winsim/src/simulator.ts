@@ -65,16 +65,22 @@ export class Simulator {
    */
   static create(spec: ScenarioSpec = {}, options: SimulatorOptions = {}): Promise<Simulator> {
     const sim = new Simulator(options.dir === undefined ? temporaryDir() : emptyDir(options.dir));
-    mkdirSync(sim.root, { recursive: true });
-    const built = buildScenario(spec, sim.root);
-    for (const v of built.state.volumes) mkdirSync(sim.volumeDir(v.guid), { recursive: true });
-    for (const mount of built.mounts) {
-      mkdirSync(dirname(mount.path.slice(0, -1)), { recursive: true });
-      symlinkSync(sim.volumeDir(mount.volume), mount.path.slice(0, -1));
+    try {
+      mkdirSync(sim.root, { recursive: true });
+      const built = buildScenario(spec, sim.root);
+      for (const v of built.state.volumes) mkdirSync(sim.volumeDir(v.guid), { recursive: true });
+      for (const mount of built.mounts) {
+        mkdirSync(dirname(mount.path.slice(0, -1)), { recursive: true });
+        symlinkSync(sim.volumeDir(mount.volume), mount.path.slice(0, -1));
+      }
+      sim.writeJson("state.json", built.state);
+      sim.writeJson("faults.json", []);
+      writeFileSync(join(sim.dir, "calls.jsonl"), "");
+    } catch (error) {
+      // A scenario that cannot be built leaves no half-made host behind.
+      rmSync(sim.dir, { recursive: true, force: true });
+      throw error;
     }
-    sim.writeJson("state.json", built.state);
-    sim.writeJson("faults.json", []);
-    writeFileSync(join(sim.dir, "calls.jsonl"), "");
     return Promise.resolve(sim);
   }
 

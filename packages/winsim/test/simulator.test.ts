@@ -2,6 +2,7 @@ import {
   existsSync,
   lstatSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   readlinkSync,
   rmSync,
@@ -79,4 +80,21 @@ describe("a host kept in a folder of your choosing", () => {
       rmSync(parent, { recursive: true, force: true });
     }
   });
+});
+
+it("leaves no folder behind when the scenario cannot be built", () => {
+  const parent = mkdtempSync(join(tmpdir(), "winsim-bad-"));
+  const prior = process.env.TMPDIR;
+  process.env.TMPDIR = parent;
+  try {
+    const tooBig = {
+      disks: [{ number: 1, size: 1024 ** 3, partitions: [{ size: 2 * 1024 ** 3 }] }],
+    };
+    expect(() => Simulator.create(tooBig)).toThrow(/do not fit/);
+    expect(readdirSync(parent)).toEqual([]);
+  } finally {
+    if (prior === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = prior;
+    rmSync(parent, { recursive: true, force: true });
+  }
 });
