@@ -1,6 +1,7 @@
 import {
   brandedGuard,
   CsiProxyError,
+  failureReason,
   isCsiProxyError,
   parseErrorId,
   type PowerShellErrorRecord,
@@ -103,6 +104,6 @@ export function operationFailed(operation: string, error: unknown): CsiProxyErro
   }
   if (isDiskReadOnlyError(error)) return error;
   const code = isCsiProxyError(error) ? error.code : "COMMAND_FAILED";
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = failureReason(error);
   return new CsiProxyError(`${operation} failed: ${reason}`, { code, cause: error });
 }

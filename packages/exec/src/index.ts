@@ -7,7 +7,12 @@ export type { EmptyResponse, ExecMode, ParamValue, Params, RunOptions } from "./
 export { CsiProxyError, isCsiProxyError, invalidArgument } from "./errors.js";
 export { brandedGuard } from "./brand.js";
 export type { CsiProxyErrorCode, CsiProxyErrorOptions } from "./errors.js";
-export { PowerShellError, isPowerShellError, parseErrorId } from "./powershell-error.js";
+export {
+  PowerShellError,
+  failureReason,
+  isPowerShellError,
+  parseErrorId,
+} from "./powershell-error.js";
 export type {
   PowerShellErrorRecord,
   PowerShellErrorDetails,

@@ -150,3 +150,20 @@ export function parseErrorId(id: string): ErrorIdInfo {
     return { kind: "NotFound", code: undefined, command };
   return { kind: "Other", code: undefined, command };
 }
+
+/**
+ * What went wrong, for a group that names its own operation around it: a script's
+ * `<script> failed: ` prefix is dropped so the message says `failed:` once.
+ *
+ * @example
+ * ```ts
+ * throw new CsiProxyError(`getDiskStats(disk 1) failed: ${failureReason(error)}`, { code, cause: error });
+ * ```
+ */
+export function failureReason(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const prefix = isPowerShellError(error) ? `${error.scriptName} failed: ` : undefined;
+  return prefix !== undefined && error.message.startsWith(prefix)
+    ? error.message.slice(prefix.length)
+    : error.message;
+}

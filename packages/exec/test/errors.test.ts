@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { CsiProxyError, isCsiProxyError, parseErrorId, PowerShellError } from "../src/index.js";
+import {
+  CsiProxyError,
+  failureReason,
+  isCsiProxyError,
+  parseErrorId,
+  PowerShellError,
+} from "../src/index.js";
 
 describe("CsiProxyError", () => {
   it("carries a code, a cause and a name on the prototype", () => {
@@ -59,5 +65,33 @@ describe("parseErrorId", () => {
     ["RuntimeException", { kind: "Other", code: undefined, command: undefined }],
   ])("%s", (id, expected) => {
     expect(parseErrorId(id)).toEqual(expected);
+  });
+});
+
+describe("failureReason", () => {
+  const failed = new PowerShellError("disk.get failed: General failure.", {
+    code: "COMMAND_FAILED",
+    scriptName: "disk.get",
+    mode: "persistent",
+    durationMs: 3,
+  });
+
+  it("drops a script's own prefix so a group's message says failed once", () => {
+    expect(failureReason(failed)).toBe("General failure.");
+    expect(`getDiskStats(disk 1) failed: ${failureReason(failed)}`).toBe(
+      "getDiskStats(disk 1) failed: General failure.",
+    );
+  });
+
+  it("keeps every other message whole", () => {
+    const timedOut = new PowerShellError("disk.get timed out after 1000 ms.", {
+      code: "TIMEOUT",
+      scriptName: "disk.get",
+      mode: "persistent",
+      durationMs: 1000,
+    });
+    expect(failureReason(timedOut)).toBe("disk.get timed out after 1000 ms.");
+    expect(failureReason(new Error("other.get failed: x"))).toBe("other.get failed: x");
+    expect(failureReason("plain")).toBe("plain");
   });
 });

@@ -1,11 +1,12 @@
 import { inspect } from "node:util";
 import {
   brandedGuard,
-  CsiProxyError,
   createRedactor,
+  CsiProxyError,
+  type CsiProxyErrorCode,
+  failureReason,
   isCsiProxyError,
   parseErrorId,
-  type CsiProxyErrorCode,
   type PowerShellErrorRecord,
 } from "@csi-proxy/exec";
 import { iscsiStatuses, type IscsiErrorReason } from "./hresults.js";
@@ -77,7 +78,7 @@ export function iscsiStatusOf(error: unknown): number | undefined {
 export function hostFailure(operation: string, error: unknown): CsiProxyError {
   const hresult = iscsiStatusOf(error);
   const known = hresult === undefined ? undefined : iscsiStatuses.get(hresult);
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = failureReason(error);
   const code = known?.code ?? (isCsiProxyError(error) ? error.code : "COMMAND_FAILED");
   return new IscsiError(`${operation} failed: ${reason}`, {
     code,

@@ -1,6 +1,7 @@
 import {
   brandedGuard,
   CsiProxyError,
+  failureReason,
   isCsiProxyError,
   type PowerShellErrorRecord,
 } from "@csi-proxy/exec";
@@ -199,6 +200,6 @@ export function operationFailed(operation: string, error: unknown): CsiProxyErro
     return error;
   }
   const code = isCsiProxyError(error) ? error.code : "COMMAND_FAILED";
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = failureReason(error);
   return new CsiProxyError(`${operation} failed: ${reason}`, { code, cause: error });
 }

@@ -251,8 +251,7 @@ function describeFaultMatrix<G>(pwsh: string, matrix: GroupMatrix<G>): void {
     }
 
     // Issue #16: "startService(MSiSCSI) failed: startService(MSiSCSI): ..." said it twice.
-    const messagesCheck = knownRepeatedPrefix.has(matrix.group) ? it.fails : it;
-    messagesCheck(
+    it(
       "every failure message names its method once and says failed once",
       { timeout: 600_000 },
       async () => {
@@ -275,10 +274,3 @@ function describeFaultMatrix<G>(pwsh: string, matrix: GroupMatrix<G>): void {
 
 /** One fault per way a failure's message is built: a host error, a dead process, a timeout. */
 const messageKinds: readonly FaultKind[] = ["terminating", "kill", "hang"];
-
-/**
- * Groups whose messages still wrap `@csi-proxy/exec`'s `<script> failed: ` in their own
- * `<method> failed: ` (their errors.ts); their check is expected to fail until that is fixed,
- * and then fails until the group is taken off this list.
- */
-const knownRepeatedPrefix: ReadonlySet<string> = new Set(["Disk", "Iscsi"]);
