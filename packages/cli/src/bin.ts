@@ -18,5 +18,11 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   });
 }
 
+// A reader that stops early (`csi-proxy --help | head`) closes the pipe: the rest of the output
+// is dropped, not a crash; the command itself still finishes and its exit code stands.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED") throw error;
+});
+
 // exitCode, not exit(): stdout and stderr drain before the process ends.
 process.exitCode = await runCli(process.argv.slice(2), { signal: interrupt.signal });
