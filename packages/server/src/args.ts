@@ -1,0 +1,107 @@
+import { parseArgs } from "node:util";
+import type { ServerOptions } from "./server.js";
+
+/** What the command line asks for. */
+export type Command =
+  | {
+      /** `--help`: print the usage and exit. */
+      readonly help: true;
+    }
+  | {
+      /** Serve. */
+      readonly help: false;
+      /** What to serve, from the flags. */
+      readonly options: ServerOptions;
+    };
+
+/** A command line the bin cannot run; its message says why. */
+export class UsageError extends Error {}
+
+/** The bin's `--help` text. */
+export const usage = `Usage: csi-proxy-server --socket-dir DIR [options]
+
+Serves upstream csi-proxy's v1 gRPC API (one endpoint per group-version, named as
+upstream's pipes: csi-proxy-disk-v1, ...) through csi-proxy for TypeScript.
+
+Options:
+  --socket-dir DIR        folder for the endpoints' Unix sockets (required)
+  --socket-mode MODE      0600 (default: the owner only) or 0660 (the owner's group too)
+  --simulate              serve a simulated Windows node (@csi-proxy/winsim); C:\\ is its root
+  --kubelet-path PATH     kubelet's folder, always a working dir (default C:\\var\\lib\\kubelet)
+  --working-dir PATH      another prefix for filesystem paths and SMB local paths (repeatable)
+  --require-privacy[=BOOL] SMB mappings require encryption (default true)
+  -h, --help              this text
+
+Upstream's single-dash spellings (-kubelet-path, -require-privacy=false) are accepted too.
+On start it prints one JSON line, {"ready":true,"endpoints":{...},...}; SIGTERM or SIGINT
+stops it and removes the sockets.`;
+
+const notYet: Readonly<Record<string, string>> = {
+  "metrics-bind-address": "Prometheus metrics are not implemented yet",
+  "windows-service": "running as a Windows service is not implemented yet",
+};
+
+// Go's flag package takes -name and --name alike, and bool flags as -name=false.
+function normalize(argv: readonly string[]): string[] {
+  return argv.map((arg) => {
+    const long = /^-[a-z][a-z-]+(=.*)?$/.test(arg) ? `-${arg}` : arg;
+    const privacy = /^--require-privacy=(.*)$/.exec(long);
+    if (privacy === null) return long;
+    const value = (privacy[1] ?? "").toLowerCase();
+    if (["true", "1", "t"].includes(value)) return "--require-privacy";
+    if (["false", "0", "f"].includes(value)) return "--no-require-privacy";
+    throw new UsageError(
+      `--require-privacy takes true or false, not ${JSON.stringify(privacy[1])}.`,
+    );
+  });
+}
+
+/** Parses the bin's arguments; throws {@link UsageError} with a one-line reason. */
+export function parseCommand(argv: readonly string[]): Command {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: normalize(argv),
+      strict: true,
+      allowPositionals: false,
+      options: {
+        "socket-dir": { type: "string" },
+        "socket-mode": { type: "string" },
+        simulate: { type: "boolean" },
+        "kubelet-path": { type: "string" },
+        "working-dir": { type: "string", multiple: true },
+        "require-privacy": { type: "boolean" },
+        "no-require-privacy": { type: "boolean" },
+        "metrics-bind-address": { type: "string" },
+        "windows-service": { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help === true) return { help: true };
+  for (const [flag, why] of Object.entries(notYet)) {
+    if (values[flag as keyof typeof values] !== undefined)
+      throw new UsageError(`--${flag}: ${why}.`);
+  }
+  const socketDir = values["socket-dir"];
+  if (socketDir === undefined || socketDir === "")
+    throw new UsageError("--socket-dir is required.");
+  const mode = values["socket-mode"];
+  if (mode !== undefined && mode !== "0600" && mode !== "0660") {
+    throw new UsageError(`--socket-mode is 0600 or 0660, not ${JSON.stringify(mode)}.`);
+  }
+  const kubeletPath = values["kubelet-path"];
+  return {
+    help: false,
+    options: {
+      socketDir,
+      socketMode: mode === "0660" ? 0o660 : 0o600,
+      simulate: values.simulate === true,
+      ...(kubeletPath === undefined ? {} : { kubeletPath }),
+      workingDirs: values["working-dir"] ?? [],
+      requirePrivacy: values["no-require-privacy"] !== true,
+    },
+  };
+}

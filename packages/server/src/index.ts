@@ -1,0 +1,10 @@
+export { startServer, defaultKubeletPath } from "./server.js";
+export type { RunningServer, ServerOptions } from "./server.js";
+export { servedApis } from "./endpoints.js";
+export type { ApiGroup, ServedApi } from "./endpoints.js";
+export { protoDir } from "./proto.js";
+export { grpcStatusOf } from "./status.js";
+export { parseCommand, usage, UsageError } from "./args.js";
+export type { Command } from "./args.js";
+export { runServer, exitCodes } from "./main.js";
+export type { Streams } from "./main.js";

@@ -1,0 +1,194 @@
+import {
+  Server,
+  ServerCredentials,
+  status,
+  type ServerUnaryCall,
+  type sendUnaryData,
+  type UntypedServiceImplementation,
+} from "@grpc/grpc-js";
+import { createRedactor, CsiProxyError } from "@csi-proxy/exec";
+import { callScope } from "./call-options.js";
+import { servedApis, type ServedApi } from "./endpoints.js";
+import type { HandlerContext, Message, Rpc } from "./handlers/context.js";
+import { handlersFor } from "./handlers/index.js";
+import { simulatedNode, windowsNode, type ServedNode } from "./node.js";
+import { windowsPath } from "./paths.js";
+import { serviceDefinition } from "./proto.js";
+import { bindRestricted, prepareSocket, removeSockets, socketPath } from "./sockets.js";
+import { grpcStatusOf } from "./status.js";
+import { detailsOf } from "./upstream-text.js";
+
+/** Options of {@link startServer}; the bin's flags map onto them one to one. */
+export interface ServerOptions {
+  /** The folder for the endpoints' Unix sockets (`--socket-dir`). */
+  readonly socketDir: string;
+  /** The sockets' mode: owner-only 0o600 (default) or 0o660 for the owner's group. */
+  readonly socketMode?: 0o600 | 0o660;
+  /** `--simulate`: serve the simulated node of `@csi-proxy/winsim` instead of this machine. */
+  readonly simulate?: boolean;
+  /** `--kubelet-path`, default `C:\var\lib\kubelet`: always one of the working dirs. */
+  readonly kubeletPath?: string;
+  /** `--working-dir`: more prefixes filesystem paths and SMB local paths must lie in. */
+  readonly workingDirs?: readonly string[];
+  /** `--require-privacy` (default true): SMB mappings require encryption. */
+  readonly requirePrivacy?: boolean;
+}
+
+/** A started server. */
+export interface RunningServer {
+  /** Socket path per endpoint, keyed `<group>-<version>` (`disk-v1`, ...). */
+  readonly endpoints: Readonly<Record<string, string>>;
+  /** The kubelet path, normalised. */
+  readonly kubeletPath: string;
+  /** The working dirs in force (`--working-dir`..., then the kubelet path). */
+  readonly workingDirs: readonly string[];
+  /** The simulated node's folders, with `--simulate`. */
+  readonly simulator?: { readonly dir: string; readonly root: string } | undefined;
+  /** Stops serving (in-flight calls are cancelled after a grace period), removes the sockets, ends the node. */
+  close(): Promise<void>;
+}
+
+/** The default of `--kubelet-path`, as upstream. */
+export const defaultKubeletPath = "C:\\var\\lib\\kubelet";
+
+// Fields whose values never appear in a status's details, whatever the library says.
+const secretFields = ["password", "chap_secret", "MutualChapSecret"];
+const shutdownGraceMs = 5_000;
+
+function unary(api: ServedApi, rpc: string, handler: Rpc) {
+  return (call: ServerUnaryCall<Message, Message>, callback: sendUnaryData<Message>): void => {
+    const scope = callScope(call);
+    const fail = (code: status, details: string) => callback({ code, details });
+    if (scope.options === "expired") {
+      scope.release();
+      fail(status.DEADLINE_EXCEEDED, `${rpc}: the deadline had passed before the call started.`);
+      return;
+    }
+    const request = call.request;
+    handler(request, scope.options).then(
+      (response) => {
+        scope.release();
+        callback(null, response);
+      },
+      (error: unknown) => {
+        scope.release();
+        const secrets = secretFields
+          .map((field) => request[field])
+          .filter((v) => typeof v === "string");
+        fail(grpcStatusOf(error), createRedactor(secrets)(detailsOf(api.group, rpc, error)));
+      },
+    );
+  };
+}
+
+function implementation(api: ServedApi, context: HandlerContext): UntypedServiceImplementation {
+  const handlers = handlersFor(api, context);
+  const out: UntypedServiceImplementation = {};
+  for (const rpc of Object.keys(serviceDefinition(api))) {
+    const handler = handlers[rpc];
+    if (handler === undefined) throw new Error(`${api.endpoint}: no handler for ${rpc}.`);
+    out[rpc] = unary(api, rpc, handler);
+  }
+  return out;
+}
+
+function refuseUnprotectedHost(simulate: boolean): void {
+  if (process.platform === "win32") {
+    // Node cannot give a named pipe a security descriptor, and a pipe with Windows' default DACL
+    // is what this server exists to fix (README: "Named pipes").
+    throw new CsiProxyError(
+      "Serving named pipes on Windows is not implemented yet: they would get the default DACL. Refusing to start.",
+      { code: "UNSUPPORTED" },
+    );
+  }
+  if (!simulate) {
+    throw new CsiProxyError(
+      `There is no Windows storage stack on ${process.platform}: pass --simulate to serve the simulated node.`,
+      { code: "UNSUPPORTED" },
+    );
+  }
+}
+
+function bind(server: Server, path: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.bindAsync(`unix:${path}`, ServerCredentials.createInsecure(), (error) => {
+      if (error) reject(error);
+      else resolve();
+    });
+  });
+}
+
+function shutdown(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    const force = setTimeout(() => server.forceShutdown(), shutdownGraceMs);
+    server.tryShutdown(() => {
+      clearTimeout(force);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Starts one gRPC server per served group-version, each on its own Unix socket in `socketDir`
+ * named as upstream's pipe, delegating every RPC to the library groups.
+ * @example
+ * ```ts
+ * const server = await startServer({ socketDir: "/run/csi-proxy", simulate: true });
+ * console.log(server.endpoints["disk-v1"]); // "/run/csi-proxy/csi-proxy-disk-v1"
+ * await server.close();
+ * ```
+ */
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const simulate = options.simulate === true;
+  refuseUnprotectedHost(simulate);
+  const kubeletPath = windowsPath(options.kubeletPath ?? defaultKubeletPath);
+  const workingDirs = [...(options.workingDirs ?? []).map(windowsPath), kubeletPath];
+  const mode = options.socketMode ?? 0o600;
+  const node: ServedNode = simulate ? await simulatedNode(workingDirs) : windowsNode(workingDirs);
+  const context: HandlerContext = {
+    groups: node.groups,
+    paths: node.paths,
+    workingDirs,
+    requirePrivacy: options.requirePrivacy ?? true,
+  };
+  const servers: Server[] = [];
+  const endpoints: Record<string, string> = {};
+  const paths: string[] = [];
+  try {
+    for (const api of servedApis) {
+      const server = new Server();
+      server.addService(serviceDefinition(api), implementation(api, context));
+      servers.push(server);
+      const path = socketPath(options.socketDir, api.endpoint);
+      await prepareSocket(options.socketDir, path);
+      endpoints[`${api.group}-${api.version}`] = path;
+      paths.push(path);
+    }
+    await bindRestricted(paths, mode, () =>
+      Promise.all(servers.map((server, i) => bind(server, paths[i] ?? ""))),
+    );
+  } catch (error) {
+    for (const server of servers) server.forceShutdown();
+    removeSockets(paths);
+    await node.close();
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    endpoints,
+    kubeletPath,
+    workingDirs,
+    simulator: node.simulator,
+    close() {
+      closing ??= (async () => {
+        try {
+          await Promise.all(servers.map(shutdown));
+        } finally {
+          removeSockets(paths);
+          await node.close();
+        }
+      })();
+      return closing;
+    },
+  };
+}

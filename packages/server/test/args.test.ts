@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { parseCommand, UsageError } from "../src/args.js";
+
+describe("parseCommand", () => {
+  it("takes upstream's flags, in Go's single-dash spelling too", () => {
+    expect(
+      parseCommand([
+        "-kubelet-path",
+        "D:\\kubelet",
+        "--working-dir",
+        "C:\\a",
+        "-working-dir=C:\\b",
+        "-require-privacy=false",
+        "--socket-dir",
+        "/run/x",
+      ]),
+    ).toEqual({
+      help: false,
+      options: {
+        socketDir: "/run/x",
+        socketMode: 0o600,
+        simulate: false,
+        kubeletPath: "D:\\kubelet",
+        workingDirs: ["C:\\a", "C:\\b"],
+        requirePrivacy: false,
+      },
+    });
+  });
+
+  it("defaults: owner-only sockets, privacy required", () => {
+    expect(parseCommand(["--socket-dir", "/s", "--simulate"])).toMatchObject({
+      options: { socketMode: 0o600, requirePrivacy: true, simulate: true, workingDirs: [] },
+    });
+    expect(
+      parseCommand(["--socket-dir", "/s", "--require-privacy", "--socket-mode", "0660"]),
+    ).toMatchObject({
+      options: { socketMode: 0o660, requirePrivacy: true },
+    });
+  });
+
+  it.each([
+    [[], "--socket-dir is required"],
+    [["--socket-dir", "/s", "--socket-mode", "0666"], "--socket-mode is 0600 or 0660"],
+    [["--socket-dir", "/s", "--require-privacy=maybe"], "--require-privacy takes true or false"],
+    [["--socket-dir", "/s", "--metrics-bind-address", ":8080"], "not implemented yet"],
+    [["--socket-dir", "/s", "--windows-service"], "not implemented yet"],
+    [["--socket-dir", "/s", "--bogus"], "Unknown option"],
+    [["--socket-dir", "/s", "extra"], "positional"],
+  ])("refuses %j", (argv, message) => {
+    expect(() => parseCommand(argv)).toThrow(UsageError);
+    expect(() => parseCommand(argv)).toThrow(message);
+  });
+
+  it("--help", () => {
+    expect(parseCommand(["-h"])).toEqual({ help: true });
+  });
+});
