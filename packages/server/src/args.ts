@@ -12,6 +12,8 @@ export type Command =
       readonly help: false;
       /** What to serve, from the flags. */
       readonly options: ServerOptions;
+      /** `--audit-log`: the file the audit log is appended to (stderr when absent). */
+      readonly auditLog?: string;
     };
 
 /** A command line the bin cannot run; its message says why. */
@@ -27,9 +29,14 @@ Options:
   --socket-dir DIR        folder for the endpoints' Unix sockets (required)
   --socket-mode MODE      0600 (default: the owner only) or 0660 (the owner's group too)
   --simulate              serve a simulated Windows node (@csi-proxy/winsim); C:\\ is its root
+  --simulate-scenario FILE  the simulated node from a winsim ScenarioSpec (JSON); implies --simulate
   --kubelet-path PATH     kubelet's folder, always a working dir (default C:\\var\\lib\\kubelet)
   --working-dir PATH      another prefix for filesystem paths and SMB local paths (repeatable)
   --require-privacy[=BOOL] SMB mappings require encryption (default true)
+  --policy FILE           who may call what (JSON, schema in the package); required:
+                          every call is denied unless a rule grants it. "v1-compatible"
+                          reproduces upstream v1's rules (with a warning)
+  --audit-log FILE        append the audit log's JSON lines here (default: stderr)
   -h, --help              this text
 
 Upstream's single-dash spellings (-kubelet-path, -require-privacy=false) are accepted too.
@@ -68,12 +75,15 @@ export function parseCommand(argv: readonly string[]): Command {
         "socket-dir": { type: "string" },
         "socket-mode": { type: "string" },
         simulate: { type: "boolean" },
+        "simulate-scenario": { type: "string" },
         "kubelet-path": { type: "string" },
         "working-dir": { type: "string", multiple: true },
         "require-privacy": { type: "boolean" },
         "no-require-privacy": { type: "boolean" },
         "metrics-bind-address": { type: "string" },
         "windows-service": { type: "boolean" },
+        policy: { type: "string" },
+        "audit-log": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -92,7 +102,15 @@ export function parseCommand(argv: readonly string[]): Command {
   if (mode !== undefined && mode !== "0600" && mode !== "0660") {
     throw new UsageError(`--socket-mode is 0600 or 0660, not ${JSON.stringify(mode)}.`);
   }
+  const policy = values.policy;
+  if (policy === undefined || policy === "") {
+    throw new UsageError(
+      "--policy is required (a policy file, or v1-compatible for upstream v1's rules): without one every call would be denied.",
+    );
+  }
   const kubeletPath = values["kubelet-path"];
+  const scenarioFile = values["simulate-scenario"];
+  const auditLog = values["audit-log"];
   return {
     help: false,
     options: {
@@ -100,8 +118,11 @@ export function parseCommand(argv: readonly string[]): Command {
       socketMode: mode === "0660" ? 0o660 : 0o600,
       simulate: values.simulate === true,
       ...(kubeletPath === undefined ? {} : { kubeletPath }),
+      ...(scenarioFile === undefined ? {} : { scenarioFile }),
       workingDirs: values["working-dir"] ?? [],
       requirePrivacy: values["no-require-privacy"] !== true,
+      policy,
     },
+    ...(auditLog === undefined ? {} : { auditLog }),
   };
 }

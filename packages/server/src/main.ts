@@ -1,3 +1,4 @@
+import { openSync, writeSync } from "node:fs";
 import { isCsiProxyError } from "@csi-proxy/exec";
 import { parseCommand, usage, UsageError } from "./args.js";
 import { startServer, type RunningServer } from "./server.js";
@@ -10,8 +11,23 @@ export interface Streams {
   readonly err: (line: string) => void;
 }
 
+// The audit file is the operator's (0600 when new); each record is written before its call runs.
+function appendTo(file: string): (line: string) => void {
+  const fd = openSync(file, "a", 0o600);
+  return (line) => {
+    writeSync(fd, `${line}\n`);
+  };
+}
+
 /** Exit codes of the bin. */
-export const exitCodes = { OK: 0, FAILED: 1, USAGE: 2 } as const;
+export const exitCodes = {
+  /** Stopped cleanly after SIGTERM or SIGINT (or printed the help). */
+  OK: 0,
+  /** Could not start (bad policy, socket in use, no node to serve, ...). */
+  FAILED: 1,
+  /** Bad command line. */
+  USAGE: 2,
+} as const;
 
 /**
  * Runs the bin: starts the server, prints the ready line, and resolves once `stop` aborts and
@@ -29,7 +45,8 @@ export async function runServer(
       streams.out(usage);
       return exitCodes.OK;
     }
-    running = await startServer(command.options);
+    const audit = command.auditLog === undefined ? streams.err : appendTo(command.auditLog);
+    running = await startServer({ ...command.options, audit });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (error instanceof UsageError) {
@@ -48,6 +65,8 @@ export async function runServer(
     pid: process.pid,
     ...(running.simulator === undefined ? {} : { simulator: running.simulator }),
   };
+  if (running.policyWarning !== undefined)
+    streams.err(`csi-proxy-server: warning: ${running.policyWarning}`);
   streams.out(JSON.stringify(ready));
   if (!stop.aborted) await new Promise((resolve) => stop.addEventListener("abort", resolve));
   await running.close();

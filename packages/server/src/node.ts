@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { Disk } from "@csi-proxy/disk";
 import { createPowerShell, type PowerShell } from "@csi-proxy/exec";
 import { Filesystem } from "@csi-proxy/filesystem";
@@ -6,7 +6,9 @@ import { Iscsi } from "@csi-proxy/iscsi";
 import { Smb } from "@csi-proxy/smb";
 import { System } from "@csi-proxy/system";
 import { Volume } from "@csi-proxy/volume";
+import type { ScenarioSpec } from "@csi-proxy/winsim";
 import type { NodeGroups } from "./handlers/context.js";
+import type { SimulatorFolders } from "./server.js";
 import { simulatedPaths, windowsPaths, type PathMapping } from "./paths.js";
 
 /** The node the server works on: its groups, how paths reach it, and how to let it go. */
@@ -14,7 +16,7 @@ export interface ServedNode {
   readonly groups: NodeGroups;
   readonly paths: PathMapping;
   /** The simulated node's folders (`--simulate` only), for tests and the ready line. */
-  readonly simulator?: { readonly dir: string; readonly root: string } | undefined;
+  readonly simulator?: SimulatorFolders | undefined;
   /** Ends the PowerShell processes (and removes a simulated node). */
   close(): Promise<void>;
 }
@@ -34,15 +36,22 @@ export function windowsNode(workingDirs: readonly string[]): ServedNode {
 }
 
 /**
- * `--simulate`: a fresh simulated node (`scenarios.demoNode()` of `@csi-proxy/winsim`) in a
- * temporary folder, its drive C: under the simulator's root, wired as packages/cli wires it.
- * The working dirs are created there, as they exist on a node. Loaded only when asked for, so a
- * server on Windows never imports the simulator.
+ * `--simulate`: a fresh simulated node in a temporary folder (`scenarios.demoNode()` of
+ * `@csi-proxy/winsim`, or the `ScenarioSpec` in `scenarioFile`), its drive C: under the
+ * simulator's root, wired as packages/cli wires it. The working dirs are created there, as they
+ * exist on a node. Loaded only when asked for, so a server on Windows never imports the simulator.
  */
-export async function simulatedNode(workingDirs: readonly string[]): Promise<ServedNode> {
+export async function simulatedNode(
+  workingDirs: readonly string[],
+  scenarioFile?: string,
+): Promise<ServedNode> {
   const winsim = await import("@csi-proxy/winsim");
   const { createNodeSmbLinkHost } = await import("@csi-proxy/smb");
-  const sim = await winsim.Simulator.create(winsim.scenarios.demoNode());
+  const spec =
+    scenarioFile === undefined
+      ? winsim.scenarios.demoNode()
+      : (JSON.parse(readFileSync(scenarioFile, "utf8")) as ScenarioSpec);
+  const sim = await winsim.Simulator.create(spec);
   let shell: PowerShell | undefined;
   const close = async () => {
     try {

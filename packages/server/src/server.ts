@@ -7,12 +7,16 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { createRedactor, CsiProxyError } from "@csi-proxy/exec";
+import type { AuditSink } from "./audit.js";
 import { callScope } from "./call-options.js";
 import { servedApis, type ServedApi } from "./endpoints.js";
 import type { HandlerContext, Message, Rpc } from "./handlers/context.js";
+import { guarded, secretsOf, type GuardContext } from "./guard.js";
 import { handlersFor } from "./handlers/index.js";
 import { simulatedNode, windowsNode, type ServedNode } from "./node.js";
 import { windowsPath } from "./paths.js";
+import { Authorizer } from "./policy/authorize.js";
+import { loadPolicy } from "./policy/load.js";
 import { serviceDefinition } from "./proto.js";
 import { bindRestricted, prepareSocket, removeSockets, socketPath } from "./sockets.js";
 import { grpcStatusOf } from "./status.js";
@@ -26,12 +30,26 @@ export interface ServerOptions {
   readonly socketMode?: 0o600 | 0o660;
   /** `--simulate`: serve the simulated node of `@csi-proxy/winsim` instead of this machine. */
   readonly simulate?: boolean;
+  /** `--simulate-scenario`: a JSON `ScenarioSpec` (winsim) for the simulated node; implies `simulate`. */
+  readonly scenarioFile?: string;
   /** `--kubelet-path`, default `C:\var\lib\kubelet`: always one of the working dirs. */
   readonly kubeletPath?: string;
   /** `--working-dir`: more prefixes filesystem paths and SMB local paths must lie in. */
   readonly workingDirs?: readonly string[];
   /** `--require-privacy` (default true): SMB mappings require encryption. */
   readonly requirePrivacy?: boolean;
+  /** `--policy`: a policy file (JSON, `schema/policy.schema.json`) or `v1-compatible`. Required: default deny. */
+  readonly policy: string;
+  /** Where the audit log's JSON lines go (`--audit-log`); stderr by default. */
+  readonly audit?: AuditSink;
+}
+
+/** Where a simulated node lives (`--simulate`). */
+export interface SimulatorFolders {
+  /** The simulator's state folder: `state.json`, `faults.json`, `calls.jsonl`. */
+  readonly dir: string;
+  /** The folder drive C: maps onto. */
+  readonly root: string;
 }
 
 /** A started server. */
@@ -43,7 +61,9 @@ export interface RunningServer {
   /** The working dirs in force (`--working-dir`..., then the kubelet path). */
   readonly workingDirs: readonly string[];
   /** The simulated node's folders, with `--simulate`. */
-  readonly simulator?: { readonly dir: string; readonly root: string } | undefined;
+  readonly simulator?: SimulatorFolders | undefined;
+  /** The policy's warning, when it is wider than it should be (`v1-compatible`). */
+  readonly policyWarning?: string | undefined;
   /** Stops serving (in-flight calls are cancelled after a grace period), removes the sockets, ends the node. */
   close(): Promise<void>;
 }
@@ -51,8 +71,6 @@ export interface RunningServer {
 /** The default of `--kubelet-path`, as upstream. */
 export const defaultKubeletPath = "C:\\var\\lib\\kubelet";
 
-// Fields whose values never appear in a status's details, whatever the library says.
-const secretFields = ["password", "chap_secret", "MutualChapSecret"];
 const shutdownGraceMs = 5_000;
 
 function unary(api: ServedApi, rpc: string, handler: Rpc) {
@@ -72,24 +90,37 @@ function unary(api: ServedApi, rpc: string, handler: Rpc) {
       },
       (error: unknown) => {
         scope.release();
-        const secrets = secretFields
-          .map((field) => request[field])
-          .filter((v) => typeof v === "string");
-        fail(grpcStatusOf(error), createRedactor(secrets)(detailsOf(api.group, rpc, error)));
+        // A request's secrets never appear in a status's details, whatever the library says.
+        const redact = createRedactor(secretsOf(request));
+        fail(grpcStatusOf(error), redact(detailsOf(api.group, rpc, error)));
       },
     );
   };
 }
 
-function implementation(api: ServedApi, context: HandlerContext): UntypedServiceImplementation {
+function implementation(
+  api: ServedApi,
+  context: HandlerContext,
+  guard: GuardContext,
+): UntypedServiceImplementation {
   const handlers = handlersFor(api, context);
   const out: UntypedServiceImplementation = {};
   for (const rpc of Object.keys(serviceDefinition(api))) {
     const handler = handlers[rpc];
     if (handler === undefined) throw new Error(`${api.endpoint}: no handler for ${rpc}.`);
-    out[rpc] = unary(api, rpc, handler);
+    const endpoint = `${api.group}-${api.version}`;
+    out[rpc] = unary(api, rpc, guarded(endpoint, `${api.group}.${rpc}`, handler, guard));
   }
   return out;
+}
+
+/** Every RPC the server serves, as `group.Method`. */
+export function servedMethods(): Set<string> {
+  return new Set(
+    servedApis.flatMap((api) =>
+      Object.keys(serviceDefinition(api)).map((rpc) => `${api.group}.${rpc}`),
+    ),
+  );
 }
 
 function refuseUnprotectedHost(simulate: boolean): void {
@@ -133,23 +164,36 @@ function shutdown(server: Server): Promise<void> {
  * named as upstream's pipe, delegating every RPC to the library groups.
  * @example
  * ```ts
- * const server = await startServer({ socketDir: "/run/csi-proxy", simulate: true });
+ * const server = await startServer({
+ *   socketDir: "/run/csi-proxy",
+ *   simulate: true,
+ *   policy: "/etc/csi-proxy/policy.json",
+ * });
  * console.log(server.endpoints["disk-v1"]); // "/run/csi-proxy/csi-proxy-disk-v1"
  * await server.close();
  * ```
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const simulate = options.simulate === true;
+  const simulate = options.simulate === true || options.scenarioFile !== undefined;
   refuseUnprotectedHost(simulate);
   const kubeletPath = windowsPath(options.kubeletPath ?? defaultKubeletPath);
   const workingDirs = [...(options.workingDirs ?? []).map(windowsPath), kubeletPath];
   const mode = options.socketMode ?? 0o600;
-  const node: ServedNode = simulate ? await simulatedNode(workingDirs) : windowsNode(workingDirs);
+  // Checked before anything starts: a bad policy is a start failure, never a silent allow.
+  const policy = loadPolicy(options.policy, { kubeletPath, workingDirs, methods: servedMethods() });
+  const node: ServedNode = simulate
+    ? await simulatedNode(workingDirs, options.scenarioFile)
+    : windowsNode(workingDirs);
   const context: HandlerContext = {
     groups: node.groups,
     paths: node.paths,
     workingDirs,
     requirePrivacy: options.requirePrivacy ?? true,
+  };
+  const guard: GuardContext = {
+    policy,
+    authorizer: new Authorizer(policy, node.groups),
+    audit: options.audit ?? ((line) => process.stderr.write(`${line}\n`)),
   };
   const servers: Server[] = [];
   const endpoints: Record<string, string> = {};
@@ -157,7 +201,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   try {
     for (const api of servedApis) {
       const server = new Server();
-      server.addService(serviceDefinition(api), implementation(api, context));
+      server.addService(serviceDefinition(api), implementation(api, context, guard));
       servers.push(server);
       const path = socketPath(options.socketDir, api.endpoint);
       await prepareSocket(options.socketDir, path);
@@ -179,6 +223,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     kubeletPath,
     workingDirs,
     simulator: node.simulator,
+    policyWarning: policy.warning,
     close() {
       closing ??= (async () => {
         try {

@@ -13,6 +13,10 @@ describe("parseCommand", () => {
         "-require-privacy=false",
         "--socket-dir",
         "/run/x",
+        "--policy",
+        "/etc/p.json",
+        "--audit-log",
+        "/var/log/a.jsonl",
       ]),
     ).toEqual({
       help: false,
@@ -23,16 +27,28 @@ describe("parseCommand", () => {
         kubeletPath: "D:\\kubelet",
         workingDirs: ["C:\\a", "C:\\b"],
         requirePrivacy: false,
+        policy: "/etc/p.json",
       },
+      auditLog: "/var/log/a.jsonl",
     });
   });
 
   it("defaults: owner-only sockets, privacy required", () => {
-    expect(parseCommand(["--socket-dir", "/s", "--simulate"])).toMatchObject({
+    expect(
+      parseCommand(["--socket-dir", "/s", "--simulate", "--policy", "v1-compatible"]),
+    ).toMatchObject({
       options: { socketMode: 0o600, requirePrivacy: true, simulate: true, workingDirs: [] },
     });
     expect(
-      parseCommand(["--socket-dir", "/s", "--require-privacy", "--socket-mode", "0660"]),
+      parseCommand([
+        "--socket-dir",
+        "/s",
+        "--require-privacy",
+        "--socket-mode",
+        "0660",
+        "--policy",
+        "p",
+      ]),
     ).toMatchObject({
       options: { socketMode: 0o660, requirePrivacy: true },
     });
@@ -40,6 +56,7 @@ describe("parseCommand", () => {
 
   it.each([
     [[], "--socket-dir is required"],
+    [["--socket-dir", "/s"], "--policy is required"],
     [["--socket-dir", "/s", "--socket-mode", "0666"], "--socket-mode is 0600 or 0660"],
     [["--socket-dir", "/s", "--require-privacy=maybe"], "--require-privacy takes true or false"],
     [["--socket-dir", "/s", "--metrics-bind-address", ":8080"], "not implemented yet"],
@@ -49,6 +66,14 @@ describe("parseCommand", () => {
   ])("refuses %j", (argv, message) => {
     expect(() => parseCommand(argv)).toThrow(UsageError);
     expect(() => parseCommand(argv)).toThrow(message);
+  });
+
+  it("--simulate-scenario", () => {
+    expect(
+      parseCommand(["--socket-dir", "/s", "--policy", "p", "--simulate-scenario", "/x.json"]),
+    ).toMatchObject({
+      options: { scenarioFile: "/x.json", simulate: false },
+    });
   });
 
   it("--help", () => {

@@ -26,14 +26,14 @@ describe("the bin without a node", () => {
   });
 
   it("bad usage exits 2 with the reason", async () => {
-    const ran = await run("--socket-dir", "/tmp/x", "--socket-mode", "0777");
+    const ran = await run("--socket-dir", "/tmp/x", "--policy", "p", "--socket-mode", "0777");
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain("--socket-mode is 0600 or 0660");
   });
 
   it("on Linux without --simulate there is nothing to serve: exits 1 and binds nothing", async () => {
     const dir = join(mkdtempSync(join(tmpdir(), "csi-srv-")), "s");
-    const ran = await run("--socket-dir", dir);
+    const ran = await run("--socket-dir", dir, "--policy", "v1-compatible");
     expect(ran.code).toBe(1);
     expect(ran.stderr).toContain("UNSUPPORTED: There is no Windows storage stack");
     expect(existsSync(dir)).toBe(false);
@@ -42,12 +42,24 @@ describe("the bin without a node", () => {
 
 describeWithPwsh("the bin's sockets", (pwsh) => {
   it("0660 on request; a stale socket is replaced, a live one or a file is refused", async () => {
-    const first = await startBin(pwsh, ["--simulate", "--socket-mode", "0660"]);
+    const first = await startBin(pwsh, [
+      "--simulate",
+      "--policy",
+      "v1-compatible",
+      "--socket-mode",
+      "0660",
+    ]);
     try {
       for (const path of Object.values(first.ready.endpoints)) {
         expect(statSync(path).mode & 0o777).toBe(0o660);
       }
-      const again = await run("--simulate", "--socket-dir", first.socketDir);
+      const again = await run(
+        "--simulate",
+        "--policy",
+        "v1-compatible",
+        "--socket-dir",
+        first.socketDir,
+      );
       expect(again.code).toBe(1);
       expect(again.stderr).toContain("Another server is listening on");
       expect(readdirSync(first.socketDir)).toHaveLength(Object.keys(first.ready.endpoints).length);
@@ -59,10 +71,10 @@ describeWithPwsh("the bin's sockets", (pwsh) => {
     const stale = createServer();
     await new Promise<void>((resolve) => stale.listen(join(dir, "csi-proxy-disk-v1"), resolve));
     await new Promise((resolve) => stale.close(resolve));
-    const second = await startBin(pwsh, ["--simulate"]);
+    const second = await startBin(pwsh, ["--simulate", "--policy", "v1-compatible"]);
     await second.stop();
     writeFileSync(join(dir, "csi-proxy-disk-v1"), "not a socket");
-    const refused = await run("--simulate", "--socket-dir", dir);
+    const refused = await run("--simulate", "--policy", "v1-compatible", "--socket-dir", dir);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("exists and is not a socket");
   });

@@ -47,7 +47,7 @@ describeWithPwsh("a v1 client over the Unix sockets, against the simulated node"
   }
 
   beforeAll(async () => {
-    bin = await startBin(pwsh, ["--simulate"]);
+    bin = await startBin(pwsh, ["--simulate", "--policy", "v1-compatible"]);
   });
 
   afterAll(async () => {
@@ -55,6 +55,12 @@ describeWithPwsh("a v1 client over the Unix sockets, against the simulated node"
     expect(exitCode).toBe(0);
     expect(readdirSync(bin.socketDir)).toEqual([]);
     expect(existsSync(bin.ready.simulator.dir)).toBe(false);
+  });
+
+  it("warns that v1-compatible is as wide as upstream v1", () => {
+    expect(bin.stderr()).toContain(
+      "csi-proxy-server: warning: --policy v1-compatible: every local caller may call every RPC",
+    );
   });
 
   it("prints one ready line naming a 0600 socket per endpoint, named as upstream's pipes", async () => {
@@ -211,7 +217,7 @@ describeWithPwsh("a v1 client over the Unix sockets, against the simulated node"
       password: world.smbPassword,
     });
     expect(outside.code).toBe(PERMISSION_DENIED);
-    expect(outside.details).toContain("is not within the working directories");
+    expect(outside.details).toContain('no "paths" grant covers path C:\\Windows\\share-link');
     await ok("filesystem-v1", "Rmdir", { path: local });
     await ok("smb-v1", "RemoveSmbGlobalMapping", { remote_path: world.share });
   });

@@ -1,0 +1,90 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadPolicy } from "../src/policy/load.js";
+import { servedMethods } from "../src/server.js";
+
+const kubeletPath = "C:\\var\\lib\\kubelet";
+const settings = { kubeletPath, workingDirs: [kubeletPath], methods: servedMethods() };
+const local = { kind: "local", name: "local" } as const;
+
+function file(value: unknown): string {
+  const path = join(mkdtempSync(join(tmpdir(), "csi-policy-")), "policy.json");
+  writeFileSync(path, typeof value === "string" ? value : JSON.stringify(value));
+  return path;
+}
+
+const rule = { name: "r", callers: [{ local: true }], methods: ["disk.Rescan"] };
+
+describe("loadPolicy", () => {
+  it("compiles a driver's rule: its plugin folders and the pods' CSI volume folders", () => {
+    const policy = loadPolicy(
+      file({ version: 1, rules: [{ ...rule, driver: "smb.csi.k8s.io" }] }),
+      settings,
+    );
+    const grants = policy.grantsFor(local);
+    expect(grants?.rules).toEqual(["r"]);
+    expect(grants?.paths).toHaveLength(3);
+    expect(policy.warning).toBeUndefined();
+  });
+
+  it("no rule for the caller: no grants (everything denied)", () => {
+    expect(loadPolicy(file({ version: 1, rules: [] }), settings).grantsFor(local)).toBeUndefined();
+  });
+
+  it.each([
+    ["not JSON", "{", "is not JSON"],
+    ["a missing field", { version: 1 }, "(top level) must have required property 'rules'"],
+    [
+      "an unknown field",
+      { version: 1, rules: [{ ...rule, pathz: [] }] },
+      "must NOT have additional properties (pathz)",
+    ],
+    ["a wrong version", { version: 2, rules: [] }, "/version must be equal to constant"],
+    [
+      "a bad method name",
+      { version: 1, rules: [{ ...rule, methods: ["disk"] }] },
+      "/rules/0/methods/0 must match pattern",
+    ],
+    [
+      "a method no API has",
+      { version: 1, rules: [{ ...rule, methods: ["disk.Format"] }] },
+      'rule "r" grants disk.Format, which no served API has',
+    ],
+    [
+      "a relative path",
+      { version: 1, rules: [{ ...rule, paths: ["var\\lib"] }] },
+      "/rules/0/paths/0 must match pattern",
+    ],
+    [
+      "a path with ..",
+      { version: 1, rules: [{ ...rule, paths: ["C:\\var\\..\\x"] }] },
+      "rule \"r\": The path contains a '..' segment",
+    ],
+    [
+      "a bad portal",
+      { version: 1, rules: [{ ...rule, iscsiPortals: ["10.0.0.1:99999"] }] },
+      "Not a target portal",
+    ],
+    ["two rules of one name", { version: 1, rules: [rule, rule] }, 'two rules are named "r"'],
+  ])("refuses %s, saying where", (_name, content, message) => {
+    const path = file(content);
+    expect(() => loadPolicy(path, settings)).toThrow(message);
+    expect(() => loadPolicy(path, settings)).toThrow(`Policy ${path}:`);
+  });
+
+  it("v1-compatible: everything but paths, and a warning", () => {
+    const policy = loadPolicy("v1-compatible", settings);
+    expect(policy.warning).toContain("as upstream v1 allows");
+    expect(policy.grantsFor(local)).toMatchObject({
+      disksAny: true,
+      volumes: "any",
+      services: "any",
+    });
+  });
+
+  it("a missing file", () => {
+    expect(() => loadPolicy("/nonexistent/policy.json", settings)).toThrow("cannot be read");
+  });
+});
