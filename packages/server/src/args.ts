@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import type { TokenSettings } from "./identity.js";
 import type { ServerOptions } from "./server.js";
 
 /** What the command line asks for. */
@@ -37,6 +38,11 @@ Options:
                           every call is denied unless a rule grants it. "v1-compatible"
                           reproduces upstream v1's rules (with a warning)
   --audit-log FILE        append the audit log's JSON lines here (default: stderr)
+  --jwks-file FILE        verify callers' bearer tokens (Kubernetes projected service-account
+                          tokens) against this JWKS; without it or --jwks-url, tokens are refused
+  --jwks-url URL          the same, fetched from a URL (and cached)
+  --token-audience AUD    the audience tokens must be for (default csi-proxy)
+  --token-issuer ISS      the issuer tokens must come from (default: any)
   -h, --help              this text
 
 Upstream's single-dash spellings (-kubelet-path, -require-privacy=false) are accepted too.
@@ -63,6 +69,32 @@ function normalize(argv: readonly string[]): string[] {
   });
 }
 
+/** The default of `--token-audience`: what a projected token for this server is requested for. */
+export const defaultTokenAudience = "csi-proxy";
+
+function tokenSettings(values: Readonly<Record<string, unknown>>): TokenSettings | undefined {
+  const file = values["jwks-file"] as string | undefined;
+  const url = values["jwks-url"] as string | undefined;
+  const audience = values["token-audience"] as string | undefined;
+  const issuer = values["token-issuer"] as string | undefined;
+  if (file !== undefined && url !== undefined)
+    throw new UsageError("Give --jwks-file or --jwks-url, not both.");
+  if (file === undefined && url === undefined) {
+    if (audience !== undefined || issuer !== undefined) {
+      throw new UsageError("--token-audience and --token-issuer need --jwks-file or --jwks-url.");
+    }
+    return undefined;
+  }
+  if (url !== undefined && !/^https?:\/\//.test(url))
+    throw new UsageError(`--jwks-url must be an http(s) URL, not ${url}.`);
+  return {
+    audience: audience ?? defaultTokenAudience,
+    ...(file === undefined ? {} : { jwksFile: file }),
+    ...(url === undefined ? {} : { jwksUrl: url }),
+    ...(issuer === undefined ? {} : { issuer }),
+  };
+}
+
 /** Parses the bin's arguments; throws {@link UsageError} with a one-line reason. */
 export function parseCommand(argv: readonly string[]): Command {
   let values;
@@ -84,6 +116,10 @@ export function parseCommand(argv: readonly string[]): Command {
         "windows-service": { type: "boolean" },
         policy: { type: "string" },
         "audit-log": { type: "string" },
+        "jwks-file": { type: "string" },
+        "jwks-url": { type: "string" },
+        "token-audience": { type: "string" },
+        "token-issuer": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -108,6 +144,7 @@ export function parseCommand(argv: readonly string[]): Command {
       "--policy is required (a policy file, or v1-compatible for upstream v1's rules): without one every call would be denied.",
     );
   }
+  const tokens = tokenSettings(values);
   const kubeletPath = values["kubelet-path"];
   const scenarioFile = values["simulate-scenario"];
   const auditLog = values["audit-log"];
@@ -122,6 +159,7 @@ export function parseCommand(argv: readonly string[]): Command {
       workingDirs: values["working-dir"] ?? [],
       requirePrivacy: values["no-require-privacy"] !== true,
       policy,
+      ...(tokens === undefined ? {} : { tokens }),
     },
     ...(auditLog === undefined ? {} : { auditLog }),
   };

@@ -1,8 +1,10 @@
 import { isCsiProxyError } from "@csi-proxy/exec";
 import { auditLine, type AuditSink } from "./audit.js";
-import type { Rpc } from "./handlers/context.js";
+import type { CallOptions } from "@csi-proxy/exec";
+import type { Message, Rpc } from "./handlers/context.js";
+import type { Caller, Identify } from "./identity.js";
 import { denialError, type Authorizer } from "./policy/authorize.js";
-import type { Caller, Policy } from "./policy/load.js";
+import type { Policy } from "./policy/load.js";
 import { describeResource, resourcesOf, type Resource } from "./policy/resources.js";
 
 /** What the guard needs: the policy, its authorizer and where decisions are recorded. */
@@ -10,7 +12,16 @@ export interface GuardContext {
   readonly policy: Policy;
   readonly authorizer: Authorizer;
   readonly audit: AuditSink;
+  /** Who is calling, from the call's `authorization` metadata. */
+  readonly identify: Identify;
 }
+
+/** An RPC behind the guard: it also takes the call's `authorization` metadata values. */
+export type GuardedRpc = (
+  authorization: readonly unknown[],
+  request: Message,
+  options: CallOptions,
+) => Promise<Message>;
 
 // Request fields whose values never reach a log or a status's details.
 export const secretFields = ["password", "chap_secret", "MutualChapSecret"] as const;
@@ -27,11 +38,15 @@ export function secretsOf(request: Readonly<Record<string, unknown>>): string[] 
  * decision. A denial is PERMISSION_DENIED and runs nothing on the host but the read-only lookups
  * that decide whether a disk or volume is the caller's.
  */
-export function guarded(endpoint: string, method: string, rpc: Rpc, guard: GuardContext): Rpc {
-  return async (request, options) => {
-    // Only token-less local callers exist so far.
-    const caller: Caller = { kind: "local", name: "local" };
-    const grants = guard.policy.grantsFor(caller);
+export function guarded(
+  endpoint: string,
+  method: string,
+  rpc: Rpc,
+  guard: GuardContext,
+): GuardedRpc {
+  return async (authorization, request, options) => {
+    let caller: Caller = { kind: "local", name: "unauthenticated" };
+    let grants = undefined as ReturnType<Policy["grantsFor"]>;
     let resources: Resource[] = [];
     const record = (decision: "allow" | "deny" | "error", reason: string) =>
       guard.audit(
@@ -49,6 +64,13 @@ export function guarded(endpoint: string, method: string, rpc: Rpc, guard: Guard
           secretsOf(request),
         ),
       );
+    try {
+      caller = await guard.identify(authorization);
+    } catch (error) {
+      record("deny", error instanceof Error ? error.message : String(error));
+      throw error;
+    }
+    grants = guard.policy.grantsFor(caller);
     if (grants === undefined) {
       const error = denialError(guard.policy, caller, method, undefined);
       record("deny", error.message);

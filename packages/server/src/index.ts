@@ -9,5 +9,14 @@ export type { Command } from "./args.js";
 export { runServer, exitCodes } from "./main.js";
 export type { Streams } from "./main.js";
 export { policySchemaPath, v1CompatiblePolicy } from "./policy/load.js";
-export type { CallerSpec, DiskGrantSpec, PolicySpec, RuleSpec } from "./policy/spec.js";
+export type {
+  CallerSpec,
+  DiskGrantSpec,
+  PolicySpec,
+  RuleSpec,
+  ServiceAccountSpec,
+} from "./policy/spec.js";
 export type { AuditRecord, AuditSink } from "./audit.js";
+export { UnauthenticatedError } from "./identity.js";
+export type { TokenSettings } from "./identity.js";
+export { defaultTokenAudience } from "./args.js";

@@ -10,9 +10,10 @@ import { createRedactor, CsiProxyError } from "@csi-proxy/exec";
 import type { AuditSink } from "./audit.js";
 import { callScope } from "./call-options.js";
 import { servedApis, type ServedApi } from "./endpoints.js";
-import type { HandlerContext, Message, Rpc } from "./handlers/context.js";
-import { guarded, secretsOf, type GuardContext } from "./guard.js";
+import type { HandlerContext, Message } from "./handlers/context.js";
+import { guarded, secretsOf, type GuardContext, type GuardedRpc } from "./guard.js";
 import { handlersFor } from "./handlers/index.js";
+import { tokenIdentifier, UnauthenticatedError, type TokenSettings } from "./identity.js";
 import { simulatedNode, windowsNode, type ServedNode } from "./node.js";
 import { windowsPath } from "./paths.js";
 import { Authorizer } from "./policy/authorize.js";
@@ -42,6 +43,8 @@ export interface ServerOptions {
   readonly policy: string;
   /** Where the audit log's JSON lines go (`--audit-log`); stderr by default. */
   readonly audit?: AuditSink;
+  /** How callers' bearer tokens are verified; without it, a call with a token is refused. */
+  readonly tokens?: TokenSettings;
 }
 
 /** Where a simulated node lives (`--simulate`). */
@@ -73,7 +76,7 @@ export const defaultKubeletPath = "C:\\var\\lib\\kubelet";
 
 const shutdownGraceMs = 5_000;
 
-function unary(api: ServedApi, rpc: string, handler: Rpc) {
+function unary(api: ServedApi, rpc: string, handler: GuardedRpc) {
   return (call: ServerUnaryCall<Message, Message>, callback: sendUnaryData<Message>): void => {
     const scope = callScope(call);
     const fail = (code: status, details: string) => callback({ code, details });
@@ -83,7 +86,7 @@ function unary(api: ServedApi, rpc: string, handler: Rpc) {
       return;
     }
     const request = call.request;
-    handler(request, scope.options).then(
+    handler(call.metadata.get("authorization"), request, scope.options).then(
       (response) => {
         scope.release();
         callback(null, response);
@@ -92,7 +95,9 @@ function unary(api: ServedApi, rpc: string, handler: Rpc) {
         scope.release();
         // A request's secrets never appear in a status's details, whatever the library says.
         const redact = createRedactor(secretsOf(request));
-        fail(grpcStatusOf(error), redact(detailsOf(api.group, rpc, error)));
+        const code =
+          error instanceof UnauthenticatedError ? status.UNAUTHENTICATED : grpcStatusOf(error);
+        fail(code, redact(detailsOf(api.group, rpc, error)));
       },
     );
   };
@@ -181,6 +186,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const mode = options.socketMode ?? 0o600;
   // Checked before anything starts: a bad policy is a start failure, never a silent allow.
   const policy = loadPolicy(options.policy, { kubeletPath, workingDirs, methods: servedMethods() });
+  const identify = tokenIdentifier(options.tokens);
+  if (policy.namesServiceAccounts && options.tokens === undefined) {
+    throw new CsiProxyError(
+      `Policy ${policy.source} has rules for service accounts, but no --jwks-file or --jwks-url to verify their tokens.`,
+      { code: "INVALID_ARGUMENT" },
+    );
+  }
   const node: ServedNode = simulate
     ? await simulatedNode(workingDirs, options.scenarioFile)
     : windowsNode(workingDirs);
@@ -192,7 +204,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
   const guard: GuardContext = {
     policy,
-    authorizer: new Authorizer(policy, node.groups),
+    authorizer: new Authorizer(node.groups),
+    identify,
     audit: options.audit ?? ((line) => process.stderr.write(`${line}\n`)),
   };
   const servers: Server[] = [];

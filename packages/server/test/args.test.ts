@@ -68,6 +68,36 @@ describe("parseCommand", () => {
     expect(() => parseCommand(argv)).toThrow(message);
   });
 
+  it("token flags: a JWKS file or URL, the audience (default csi-proxy) and issuer", () => {
+    const base = ["--socket-dir", "/s", "--policy", "p"];
+    expect(parseCommand([...base, "--jwks-file", "/k.json"])).toMatchObject({
+      options: { tokens: { jwksFile: "/k.json", audience: "csi-proxy" } },
+    });
+    expect(
+      parseCommand([
+        ...base,
+        "--jwks-url",
+        "https://x/jwks",
+        "--token-audience",
+        "a",
+        "--token-issuer",
+        "i",
+      ]),
+    ).toMatchObject({
+      options: { tokens: { jwksUrl: "https://x/jwks", audience: "a", issuer: "i" } },
+    });
+    expect(parseCommand(base)).not.toHaveProperty("options.tokens");
+    expect(() => parseCommand([...base, "--jwks-file", "a", "--jwks-url", "https://b"])).toThrow(
+      "not both",
+    );
+    expect(() => parseCommand([...base, "--token-audience", "a"])).toThrow(
+      "need --jwks-file or --jwks-url",
+    );
+    expect(() => parseCommand([...base, "--jwks-url", "file:///k"])).toThrow(
+      "must be an http(s) URL",
+    );
+  });
+
   it("--simulate-scenario", () => {
     expect(
       parseCommand(["--socket-dir", "/s", "--policy", "p", "--simulate-scenario", "/x.json"]),

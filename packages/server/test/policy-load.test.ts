@@ -29,6 +29,40 @@ describe("loadPolicy", () => {
     expect(policy.warning).toBeUndefined();
   });
 
+  it("service-account rules apply to that account only; local rules to token-less callers only", () => {
+    const policy = loadPolicy(
+      file({
+        version: 1,
+        rules: [
+          {
+            ...rule,
+            name: "sa",
+            callers: [{ serviceAccount: { namespace: "kube-system", name: "node" } }],
+          },
+          {
+            ...rule,
+            name: "ns",
+            callers: [{ serviceAccount: { namespace: "storage", name: "*" } }],
+          },
+          { ...rule, name: "local" },
+        ],
+      }),
+      settings,
+    );
+    const account = (namespace: string, serviceAccount: string) =>
+      ({
+        kind: "serviceAccount",
+        name: `serviceaccount:${namespace}/${serviceAccount}`,
+        namespace,
+        serviceAccount,
+      }) as const;
+    expect(policy.namesServiceAccounts).toBe(true);
+    expect(policy.grantsFor(account("kube-system", "node"))?.rules).toEqual(["sa"]);
+    expect(policy.grantsFor(account("storage", "any"))?.rules).toEqual(["ns"]);
+    expect(policy.grantsFor(account("kube-system", "other"))).toBeUndefined();
+    expect(policy.grantsFor(local)?.rules).toEqual(["local"]);
+  });
+
   it("no rule for the caller: no grants (everything denied)", () => {
     expect(loadPolicy(file({ version: 1, rules: [] }), settings).grantsFor(local)).toBeUndefined();
   });

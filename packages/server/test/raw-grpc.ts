@@ -21,6 +21,8 @@ export interface CallOptions {
   readonly timeoutMs?: number;
   /** Cancels the stream (RST_STREAM CANCEL) when aborted. */
   readonly signal?: AbortSignal;
+  /** Custom metadata, sent as headers (e.g. `authorization`). */
+  readonly metadata?: Readonly<Record<string, string>>;
 }
 
 function frame(payload: Uint8Array): Buffer {
@@ -80,6 +82,7 @@ export class RawGrpcClient {
       te: "trailers",
     };
     if (options.timeoutMs !== undefined) headers["grpc-timeout"] = `${options.timeoutMs}m`;
+    Object.assign(headers, options.metadata);
     const body = frame(requestType.encode(requestType.fromObject(request)).finish());
     return new Promise((resolve, reject) => {
       const stream = this.#session.request(headers);

@@ -1,7 +1,8 @@
 import { CsiProxyError, isCsiProxyError, type CallOptions } from "@csi-proxy/exec";
 import type { NodeGroups } from "../handlers/context.js";
 import type { Grants } from "./grants.js";
-import type { Caller, Policy } from "./load.js";
+import type { Caller } from "../identity.js";
+import type { Policy } from "./load.js";
 import { pathMatches, samePortal, smbMatches, type PortalKey } from "./match.js";
 import { describeResource, type Resource } from "./resources.js";
 
@@ -37,18 +38,11 @@ function iqnGranted(grants: Grants, iqn: string): boolean {
 
 /** The policy's decisions, with the read-only host checks that disks and volumes need. */
 export class Authorizer {
-  readonly #policy: Policy;
   readonly #groups: NodeGroups;
   readonly #hints = new Map<string, { portal: PortalKey; iqn: string }>();
 
-  constructor(policy: Policy, groups: NodeGroups) {
-    this.#policy = policy;
+  constructor(groups: NodeGroups) {
     this.#groups = groups;
-  }
-
-  /** The grants of a caller, or undefined when no rule is for it. */
-  grantsFor(caller: Caller): Grants | undefined {
-    return this.#policy.grantsFor(caller);
   }
 
   /**

@@ -3,20 +3,13 @@ import { fileURLToPath } from "node:url";
 import { Ajv, type ErrorObject } from "ajv";
 import { CsiProxyError, isCsiProxyError } from "@csi-proxy/exec";
 import { compileGrants, type Grants } from "./grants.js";
-import type { PolicySpec, RuleSpec } from "./spec.js";
+import type { Caller } from "../identity.js";
+import type { CallerSpec, PolicySpec, RuleSpec } from "./spec.js";
 
 /** The published JSON Schema of policy files (also exported as `@csi-proxy/server/policy.schema.json`). */
 export const policySchemaPath = fileURLToPath(
   new URL("../../schema/policy.schema.json", import.meta.url),
 );
-
-/** Who is calling. Only token-less local callers exist so far. */
-export interface Caller {
-  /** `local`: no token, on this node. */
-  readonly kind: "local";
-  /** How audit records and denials name the caller. */
-  readonly name: string;
-}
 
 /** A loaded policy: the grants of each caller. */
 export interface Policy {
@@ -24,6 +17,8 @@ export interface Policy {
   readonly source: string;
   /** Said once at start, when the policy is wider than it should be. */
   readonly warning?: string | undefined;
+  /** Whether a rule is for service accounts (which needs a way to verify their tokens). */
+  readonly namesServiceAccounts: boolean;
   /** The merged grants of the rules that match the caller; undefined when none does. */
   grantsFor(caller: Caller): Grants | undefined;
 }
@@ -67,6 +62,15 @@ function checkMethods(source: string, rule: RuleSpec, known: ReadonlySet<string>
   }
 }
 
+function callerMatches(spec: CallerSpec, caller: Caller): boolean {
+  if ("local" in spec) return caller.kind === "local";
+  return (
+    caller.kind === "serviceAccount" &&
+    spec.serviceAccount.namespace === caller.namespace &&
+    (spec.serviceAccount.name === "*" || spec.serviceAccount.name === caller.serviceAccount)
+  );
+}
+
 function compile(
   source: string,
   spec: PolicySpec,
@@ -86,9 +90,16 @@ function compile(
       throw policyError(source, `rule "${rule.name}": ${error.message}`);
     }
   }
-  // Every caller a rule can name is a local one so far: each rule applies to them.
-  const localGrants = spec.rules.length === 0 ? undefined : compileGrants(spec.rules, kubeletPath);
-  return { source, warning, grantsFor: () => localGrants };
+  const cache = new Map<string, Grants | undefined>();
+  const grantsFor = (caller: Caller): Grants | undefined => {
+    if (!cache.has(caller.name)) {
+      const rules = spec.rules.filter((rule) => rule.callers.some((c) => callerMatches(c, caller)));
+      cache.set(caller.name, rules.length === 0 ? undefined : compileGrants(rules, kubeletPath));
+    }
+    return cache.get(caller.name);
+  };
+  const namesAccounts = spec.rules.some((rule) => rule.callers.some((c) => "serviceAccount" in c));
+  return { source, warning, namesServiceAccounts: namesAccounts, grantsFor };
 }
 
 /** Reads and checks a policy file (JSON), or builds the built-in `v1-compatible` one. */

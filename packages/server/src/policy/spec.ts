@@ -1,7 +1,20 @@
-/** A caller a rule is for. Only token-less local callers exist so far. */
-export interface CallerSpec {
-  /** A caller without a token, on this node: anyone who can open the socket. */
-  readonly local: true;
+/** A caller a rule is for: token-less local callers, or a Kubernetes service account. */
+export type CallerSpec =
+  | {
+      /** A caller without a token, on this node: anyone who can open the socket. */
+      readonly local: true;
+    }
+  | {
+      /** A caller presenting this service account's verified token. */
+      readonly serviceAccount: ServiceAccountSpec;
+    };
+
+/** A Kubernetes service account, by namespace and name (`*`: any in the namespace). */
+export interface ServiceAccountSpec {
+  /** Its namespace. */
+  readonly namespace: string;
+  /** Its name, or `*`. */
+  readonly name: string;
 }
 
 /** Which disks a rule grants, besides `*`. */
