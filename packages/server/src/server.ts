@@ -6,9 +6,8 @@ import {
   type sendUnaryData,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { createRedactor, CsiProxyError } from "@csi-proxy/exec";
+import { callOptionsFromGrpcCall, createRedactor, CsiProxyError } from "@csi-proxy/exec";
 import type { AuditSink } from "./audit.js";
-import { callScope } from "./call-options.js";
 import { servedApis, type ServedApi } from "./endpoints.js";
 import type { HandlerContext, Message } from "./handlers/context.js";
 import { guarded, secretsOf, type GuardContext, type GuardedRpc } from "./guard.js";
@@ -76,28 +75,26 @@ export const defaultKubeletPath = "C:\\var\\lib\\kubelet";
 
 const shutdownGraceMs = 5_000;
 
+/** All a caller whose token was refused learns; the audit log says why. */
+export const tokenRefused = "The call's credentials were refused.";
+
 function unary(api: ServedApi, rpc: string, handler: GuardedRpc) {
   return (call: ServerUnaryCall<Message, Message>, callback: sendUnaryData<Message>): void => {
-    const scope = callScope(call);
+    const options = callOptionsFromGrpcCall(call);
     const fail = (code: status, details: string) => callback({ code, details });
-    if (scope.options === "expired") {
-      scope.release();
+    if (options.deadline !== undefined && options.deadline <= Date.now()) {
       fail(status.DEADLINE_EXCEEDED, `${rpc}: the deadline had passed before the call started.`);
       return;
     }
     const request = call.request;
-    handler(call.metadata.get("authorization"), request, scope.options).then(
-      (response) => {
-        scope.release();
-        callback(null, response);
-      },
+    handler(call.metadata.get("authorization"), request, options).then(
+      (response) => callback(null, response),
       (error: unknown) => {
-        scope.release();
         // A request's secrets never appear in a status's details, whatever the library says.
         const redact = createRedactor(secretsOf(request));
-        const code =
-          error instanceof UnauthenticatedError ? status.UNAUTHENTICATED : grpcStatusOf(error);
-        fail(code, redact(detailsOf(api.group, rpc, error)));
+        // Why a token was refused (expired, forged, wrong audience) is for the audit log only.
+        if (error instanceof UnauthenticatedError) fail(status.UNAUTHENTICATED, tokenRefused);
+        else fail(grpcStatusOf(error), redact(detailsOf(api.group, rpc, error)));
       },
     );
   };

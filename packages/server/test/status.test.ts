@@ -16,7 +16,10 @@ describe("grpcStatusOf", () => {
     ["TIMEOUT", 4],
     ["ABORTED", 1],
     ["COMMAND_FAILED", 2],
-    ["CONFLICT", 2],
+    ["CONFLICT", 10],
+    ["PARSE_FAILED", 2],
+    ["UNSUPPORTED", 12],
+    ["PROCESS_EXITED", 14],
   ] as const)("%s → %i", (code, expected) => {
     expect(grpcStatusOf(error(code))).toBe(expected);
   });
