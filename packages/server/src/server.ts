@@ -82,7 +82,7 @@ function unary(api: ServedApi, rpc: string, handler: GuardedRpc) {
   return (call: ServerUnaryCall<Message, Message>, callback: sendUnaryData<Message>): void => {
     const options = callOptionsFromGrpcCall(call);
     const fail = (code: status, details: string) => callback({ code, details });
-    if (options.deadline !== undefined && options.deadline <= Date.now()) {
+    if (options.deadline !== undefined && Number(options.deadline) <= Date.now()) {
       fail(status.DEADLINE_EXCEEDED, `${rpc}: the deadline had passed before the call started.`);
       return;
     }
