@@ -37,6 +37,8 @@ Options:
   --policy FILE           who may call what (JSON, schema in the package); required:
                           every call is denied unless a rule grants it. "v1-compatible"
                           reproduces upstream v1's rules (with a warning)
+  --metrics-bind-address ADDR  serve upstream's Prometheus gRPC metrics at http://ADDR/metrics
+                          (:9090, 127.0.0.1:9090; plain HTTP, no authentication, counts only)
   --audit-log FILE        append the audit log's JSON lines here (default: stderr)
   --jwks-file FILE        verify callers' bearer tokens (Kubernetes projected service-account
                           tokens) against this JWKS; without it or --jwks-url, tokens are refused
@@ -50,7 +52,6 @@ On start it prints one JSON line, {"ready":true,"endpoints":{...},...}; SIGTERM 
 stops it and removes the sockets.`;
 
 const notYet: Readonly<Record<string, string>> = {
-  "metrics-bind-address": "Prometheus metrics are not implemented yet",
   "windows-service": "running as a Windows service is not implemented yet",
 };
 
@@ -148,6 +149,7 @@ export function parseCommand(argv: readonly string[]): Command {
   const kubeletPath = values["kubelet-path"];
   const scenarioFile = values["simulate-scenario"];
   const auditLog = values["audit-log"];
+  const metricsBindAddress = values["metrics-bind-address"];
   return {
     help: false,
     options: {
@@ -160,6 +162,9 @@ export function parseCommand(argv: readonly string[]): Command {
       requirePrivacy: values["no-require-privacy"] !== true,
       policy,
       ...(tokens === undefined ? {} : { tokens }),
+      ...(metricsBindAddress === undefined || metricsBindAddress === ""
+        ? {}
+        : { metricsBindAddress }),
     },
     ...(auditLog === undefined ? {} : { auditLog }),
   };

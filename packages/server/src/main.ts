@@ -63,6 +63,7 @@ export async function runServer(
     kubeletPath: running.kubeletPath,
     workingDirs: running.workingDirs,
     pid: process.pid,
+    ...(running.metricsAddress === undefined ? {} : { metricsAddress: running.metricsAddress }),
     ...(running.simulator === undefined ? {} : { simulator: running.simulator }),
   };
   if (running.policyWarning !== undefined)

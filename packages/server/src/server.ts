@@ -19,6 +19,8 @@ import { Authorizer } from "./policy/authorize.js";
 import { loadPolicy } from "./policy/load.js";
 import { serviceDefinition } from "./proto.js";
 import { bindRestricted, prepareSocket, removeSockets, socketPath } from "./sockets.js";
+import { serveMetrics, type MetricsListener } from "./metrics/listener.js";
+import { ServerMetrics } from "./metrics/registry.js";
 import { grpcStatusOf } from "./status.js";
 import { detailsOf } from "./upstream-text.js";
 
@@ -44,6 +46,8 @@ export interface ServerOptions {
   readonly audit?: AuditSink;
   /** How callers' bearer tokens are verified; without it, a call with a token is refused. */
   readonly tokens?: TokenSettings;
+  /** `--metrics-bind-address` (`:9090`, `127.0.0.1:9090`): serve upstream's gRPC metrics at `/metrics`. */
+  readonly metricsBindAddress?: string;
 }
 
 /** Where a simulated node lives (`--simulate`). */
@@ -64,6 +68,8 @@ export interface RunningServer {
   readonly workingDirs: readonly string[];
   /** The simulated node's folders, with `--simulate`. */
   readonly simulator?: SimulatorFolders | undefined;
+  /** Where `/metrics` is served (`host:port`), with `metricsBindAddress`. */
+  readonly metricsAddress?: string | undefined;
   /** The policy's warning, when it is wider than it should be (`v1-compatible`). */
   readonly policyWarning?: string | undefined;
   /** Stops serving (in-flight calls are cancelled after a grace period), removes the sockets, ends the node. */
@@ -78,17 +84,30 @@ const shutdownGraceMs = 5_000;
 /** All a caller whose token was refused learns; the audit log says why. */
 export const tokenRefused = "The call's credentials were refused.";
 
-function unary(api: ServedApi, rpc: string, handler: GuardedRpc) {
+function unary(
+  api: ServedApi,
+  rpc: string,
+  handler: GuardedRpc,
+  metrics: ServerMetrics | undefined,
+) {
+  const labels = { service: `${api.version}.${api.service}`, method: rpc };
   return (call: ServerUnaryCall<Message, Message>, callback: sendUnaryData<Message>): void => {
+    const end = metrics?.begin(labels);
     const options = callOptionsFromGrpcCall(call);
-    const fail = (code: status, details: string) => callback({ code, details });
+    const fail = (code: status, details: string) => {
+      end?.(code);
+      callback({ code, details });
+    };
     if (options.deadline !== undefined && Number(options.deadline) <= Date.now()) {
       fail(status.DEADLINE_EXCEEDED, `${rpc}: the deadline had passed before the call started.`);
       return;
     }
     const request = call.request;
     handler(call.metadata.get("authorization"), request, options).then(
-      (response) => callback(null, response),
+      (response) => {
+        end?.(status.OK);
+        callback(null, response);
+      },
       (error: unknown) => {
         // A request's secrets never appear in a status's details, whatever the library says.
         const redact = createRedactor(secretsOf(request));
@@ -104,6 +123,7 @@ function implementation(
   api: ServedApi,
   context: HandlerContext,
   guard: GuardContext,
+  metrics: ServerMetrics | undefined,
 ): UntypedServiceImplementation {
   const handlers = handlersFor(api, context);
   const out: UntypedServiceImplementation = {};
@@ -111,7 +131,7 @@ function implementation(
     const handler = handlers[rpc];
     if (handler === undefined) throw new Error(`${api.endpoint}: no handler for ${rpc}.`);
     const endpoint = `${api.group}-${api.version}`;
-    out[rpc] = unary(api, rpc, guarded(endpoint, `${api.group}.${rpc}`, handler, guard));
+    out[rpc] = unary(api, rpc, guarded(endpoint, `${api.group}.${rpc}`, handler, guard), metrics);
   }
   return out;
 }
@@ -205,13 +225,27 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     identify,
     audit: options.audit ?? ((line) => process.stderr.write(`${line}\n`)),
   };
+  const metrics =
+    options.metricsBindAddress === undefined
+      ? undefined
+      : new ServerMetrics(
+          servedApis.flatMap((api) =>
+            Object.keys(serviceDefinition(api)).map((method) => ({
+              service: `${api.version}.${api.service}`,
+              method,
+            })),
+          ),
+        );
   const servers: Server[] = [];
   const endpoints: Record<string, string> = {};
   const paths: string[] = [];
+  let metricsListener: MetricsListener | undefined;
   try {
+    if (metrics !== undefined && options.metricsBindAddress !== undefined)
+      metricsListener = await serveMetrics(options.metricsBindAddress, metrics);
     for (const api of servedApis) {
       const server = new Server();
-      server.addService(serviceDefinition(api), implementation(api, context, guard));
+      server.addService(serviceDefinition(api), implementation(api, context, guard, metrics));
       servers.push(server);
       const path = socketPath(options.socketDir, api.endpoint);
       await prepareSocket(options.socketDir, path);
@@ -223,6 +257,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     );
   } catch (error) {
     for (const server of servers) server.forceShutdown();
+    await metricsListener?.close();
     removeSockets(paths);
     await node.close();
     throw error;
@@ -233,12 +268,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     kubeletPath,
     workingDirs,
     simulator: node.simulator,
+    metricsAddress: metricsListener?.address,
     policyWarning: policy.warning,
     close() {
       closing ??= (async () => {
         try {
           await Promise.all(servers.map(shutdown));
         } finally {
+          await metricsListener?.close();
           removeSockets(paths);
           await node.close();
         }

@@ -17,6 +17,7 @@ export interface Ready {
   readonly workingDirs: string[];
   readonly pid: number;
   readonly simulator: { readonly dir: string; readonly root: string };
+  readonly metricsAddress?: string;
 }
 
 /** The built bin, running as a child process. */
