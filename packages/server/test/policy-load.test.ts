@@ -118,6 +118,31 @@ describe("loadPolicy", () => {
     });
   });
 
+  it("reads YAML from a .yaml file, checked against the same schema", () => {
+    const dir = mkdtempSync(join(tmpdir(), "policy-yaml-"));
+    const good = join(dir, "policy.yaml");
+    writeFileSync(
+      good,
+      [
+        "version: 1",
+        "rules:",
+        "  - name: smb-driver",
+        "    callers: [{ local: true }]",
+        "    methods: [filesystem.*, smb.*]",
+        "    driver: smb.csi.k8s.io",
+        "    smbRemotePaths: ['\\\\files.example.com\\projects']",
+        "",
+      ].join("\n"),
+    );
+    expect(loadPolicy(good, settings).grantsFor(local)?.rules).toEqual(["smb-driver"]);
+    const bad = join(dir, "bad.yml");
+    writeFileSync(bad, "version: 1\nrules:\n  - name: r\n    methods: [disk.Rescan]\n");
+    expect(() => loadPolicy(bad, settings)).toThrow("does not match the policy schema");
+    const twice = join(dir, "twice.yaml");
+    writeFileSync(twice, "version: 1\nversion: 1\nrules: []\n");
+    expect(() => loadPolicy(twice, settings)).toThrow("is not YAML");
+  });
+
   it("a missing file", () => {
     expect(() => loadPolicy("/nonexistent/policy.json", settings)).toThrow("cannot be read");
   });

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Ajv, type ErrorObject } from "ajv";
+import { parse as parseYaml } from "yaml";
 import { CsiProxyError, isCsiProxyError } from "@csi-proxy/exec";
 import { compileGrants, type Grants } from "./grants.js";
 import type { Caller } from "../identity.js";
@@ -102,7 +103,7 @@ function compile(
   return { source, warning, namesServiceAccounts: namesAccounts, grantsFor };
 }
 
-/** Reads and checks a policy file (JSON), or builds the built-in `v1-compatible` one. */
+/** Reads and checks a policy file (JSON, or YAML when it ends in `.yaml`/`.yml`), or builds the built-in `v1-compatible` one. */
 export function loadPolicy(
   source: string,
   settings: {
@@ -142,13 +143,15 @@ export function loadPolicy(
       `cannot be read: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+  // YAML is a superset of JSON, so one parser reads both; it keeps duplicate keys an error.
+  const yaml = /\.ya?ml$/i.test(source);
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = yaml ? parseYaml(text, { uniqueKeys: true, maxAliasCount: 0 }) : JSON.parse(text);
   } catch (error) {
     throw policyError(
       source,
-      `is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+      `is not ${yaml ? "YAML" : "JSON"}: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
   return compile(source, validate(source, value), settings.kubeletPath, settings.methods);
