@@ -35,17 +35,32 @@ function served(group: ApiGroup, version: string): ServedApi {
 }
 
 /**
- * Every group-version this server serves: the newest of each group and every version
- * democratic-csi's client uses (filesystem, disk, volume and smb v1, system v1alpha1, iscsi
- * v1alpha2), from upstream's list of 23 (csi-proxy-v1-server.md §1.1).
+ * Every group-version this server serves: upstream's v1 server's 23 (csi-proxy-v1-server.md
+ * §1.1). The older versions adapt their request and response shapes to the newest version's
+ * handlers, as upstream's forwarding does.
  */
 export const servedApis: readonly ServedApi[] = [
+  served("disk", "v1alpha1"),
+  served("disk", "v1beta1"),
+  served("disk", "v1beta2"),
+  served("disk", "v1beta3"),
   served("disk", "v1"),
+  served("filesystem", "v1alpha1"),
+  served("filesystem", "v1beta1"),
+  served("filesystem", "v1beta2"),
   served("filesystem", "v1"),
   served("filesystem", "v2alpha1"),
+  served("iscsi", "v1alpha1"),
   served("iscsi", "v1alpha2"),
+  served("smb", "v1alpha1"),
+  served("smb", "v1beta1"),
+  served("smb", "v1beta2"),
   served("smb", "v1"),
   served("system", "v1alpha1"),
+  served("volume", "v1alpha1"),
+  served("volume", "v1beta1"),
+  served("volume", "v1beta2"),
+  served("volume", "v1beta3"),
   served("volume", "v1"),
   served("volume", "v2alpha1"),
 ];

@@ -13,6 +13,8 @@ const markers: Readonly<Record<string, Markers>> = {
   "smb.RemoveSmbGlobalMapping": { NOT_FOUND: "No MSFT_SmbGlobalMapping objects found" },
   "volume.MountVolume": { CONFLICT: "The requested access path is already in use." },
   "volume.UnmountVolume": { NOT_FOUND: "The access path is not valid." },
+  // Older versions' name for UnmountVolume, which upstream forwards (keeping its error text).
+  "volume.DismountVolume": { NOT_FOUND: "The access path is not valid." },
 };
 
 /**

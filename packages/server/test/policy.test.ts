@@ -49,6 +49,8 @@ const policy = {
         "disk.PartitionDisk",
         "disk.GetDiskStats",
         "disk.GetDiskState",
+        "disk.DiskStats",
+        "disk.GetAttachState",
         "iscsi.*",
         "smb.*",
         "system.StartService",
@@ -143,6 +145,8 @@ describeWithPwsh(
       await denied("system-v1alpha1", "StopService", { name: "MSiSCSI" }, "methods");
       await denied("system-v1alpha1", "GetBIOSSerialNumber", {}, "methods");
       await denied("disk-v1", "SetDiskState", { disk_number: 4, is_online: false }, "methods");
+      // An older version's name for it is a method of its own, not granted either.
+      await denied("disk-v1beta2", "SetAttachState", { diskID: "4", isOnline: false }, "methods");
     });
 
     it("services: only the granted one starts", async () => {
@@ -191,6 +195,31 @@ describeWithPwsh(
         { volume_id: "\\\\?\\Volume{1}\\", target_path: otherDriver },
         "paths",
       );
+      // The older versions' names and fields for the same paths.
+      await denied(
+        "filesystem-v1alpha1",
+        "LinkPath",
+        {
+          source_path: otherDriver,
+          target_path: `${kubelet}\\pods\\uid-1\\volumes\\kubernetes.io~csi\\pv-1\\mount`,
+        },
+        "paths",
+      );
+      await denied("filesystem-v1beta1", "IsMountPoint", { path: "C:\\Windows" }, "paths");
+      await denied("filesystem-v1beta1", "Mkdir", { path: otherDriver, context: "POD" }, "paths");
+      await denied(
+        "volume-v1beta2",
+        "MountVolume",
+        { volume_id: "\\\\?\\Volume{1}\\", path: otherDriver },
+        "paths",
+      );
+      await denied(
+        "volume-v1alpha1",
+        "DismountVolume",
+        { volume_id: "\\\\?\\Volume{1}\\", path: otherDriver },
+        "paths",
+      );
+      await denied("volume-v1beta1", "GetVolumeIDFromMount", { mount: otherDriver }, "paths");
     });
 
     it("SMB: remote paths inside the granted prefix only", async () => {
@@ -213,6 +242,12 @@ describeWithPwsh(
         { remote_path: world.share },
         "smbRemotePaths",
       );
+      await denied(
+        "smb-v1alpha1",
+        "NewSmbGlobalMapping",
+        { ...request, remote_path: world.share },
+        "smbRemotePaths",
+      );
       await ok("smb-v1", "NewSmbGlobalMapping", {
         ...request,
         remote_path: world.shareSubPath,
@@ -223,6 +258,12 @@ describeWithPwsh(
     it("iSCSI: the granted portal and targets only", async () => {
       await denied(
         "iscsi-v1alpha2",
+        "AddTargetPortal",
+        { target_portal: { target_address: "10.20.0.6" } },
+        "iscsiPortals",
+      );
+      await denied(
+        "iscsi-v1alpha1",
         "AddTargetPortal",
         { target_portal: { target_address: "10.20.0.6" } },
         "iscsiPortals",
@@ -274,8 +315,17 @@ describeWithPwsh(
       await denied("disk-v1", "GetDiskStats", { disk_number: theirs }, "disks", true);
       await denied("volume-v1", "ListVolumesOnDisk", { disk_number: theirs }, "disks", true);
       await denied("disk-v1", "GetDiskState", { disk_number: 1 }, "disks", true);
+      // The older versions' names, with the disk number as decimal text.
+      const theirsText = String(theirs);
+      await denied("disk-v1beta1", "DiskStats", { diskID: theirsText }, "disks", true);
+      await denied("disk-v1beta2", "PartitionDisk", { diskID: theirsText }, "disks", true);
+      await denied("disk-v1beta2", "GetAttachState", { diskID: "1" }, "disks", true);
+      await denied("volume-v1alpha1", "ListVolumesOnDisk", { disk_id: theirsText }, "disks", true);
       // Granted by its page 83 id.
       await ok("disk-v1", "GetDiskStats", { disk_number: 4 });
+      expect(await ok("disk-v1beta1", "DiskStats", { diskID: "4" })).toEqual({
+        diskSize: String(10 * 1024 ** 3),
+      });
     });
 
     it("volumes: those on granted disks only", async () => {
@@ -286,6 +336,8 @@ describeWithPwsh(
       ).volumeIds[0];
       await denied("volume-v1", "FormatVolume", { volume_id: theirs }, "volumes", true);
       await denied("volume-v2alpha1", "IsVolumeFormatted", { volume_id: theirs }, "volumes", true);
+      await denied("volume-v1beta1", "VolumeStats", { volume_id: theirs }, "volumes", true);
+      await denied("volume-v1beta2", "GetVolumeDiskNumber", { volume_id: theirs }, "volumes", true);
       const { diskIDs } = await ok("iscsi-v1alpha2", "GetTargetDisks", {
         target_portal: portal,
         iqn: mine,

@@ -47,9 +47,14 @@ export class RawGrpcClient {
   readonly #session: ClientHttp2Session;
   readonly #root: protobuf.Root;
   readonly #service: protobuf.Service;
+  readonly #sentAs: string;
 
-  /** `protoFile` like `disk/v1/api.proto`; `service` like `v1.Disk`. */
-  constructor(socketPath: string, protoFile: string, service: string) {
+  /**
+   * `protoFile` like `disk/v1/api.proto`; `service` like `v1.Disk`; `sentAs` the service name the
+   * calls' paths carry, by default `service` (another, to call a method an older version lacks).
+   */
+  constructor(socketPath: string, protoFile: string, service: string, sentAs = service) {
+    this.#sentAs = sentAs;
     this.#session = connect("http://localhost", {
       createConnection: () => connectSocket(socketPath),
     });
@@ -74,7 +79,7 @@ export class RawGrpcClient {
     if (rpc === undefined) throw new Error(`no method ${method}`);
     const requestType = this.#root.lookupType(rpc.requestType);
     const responseType = this.#root.lookupType(rpc.responseType);
-    const path = `/${this.#service.fullName.replace(/^\./, "")}/${method}`;
+    const path = `/${this.#sentAs}/${method}`;
     const headers: Record<string, string> = {
       ":method": "POST",
       ":path": path,

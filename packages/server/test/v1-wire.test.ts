@@ -5,7 +5,7 @@ import { demoNodeWorld } from "@csi-proxy/winsim";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { servedApis } from "../src/endpoints.js";
 import { startBin, type RunningBin } from "./harness.js";
-import type { Reply } from "./raw-grpc.js";
+import { RawGrpcClient, type Reply } from "./raw-grpc.js";
 
 // gRPC status codes (the wire's numbers, not a library's constants).
 const OK = 0;
@@ -14,6 +14,7 @@ const INVALID_ARGUMENT = 3;
 const DEADLINE_EXCEEDED = 4;
 const NOT_FOUND = 5;
 const PERMISSION_DENIED = 7;
+const UNIMPLEMENTED = 12;
 
 const world = demoNodeWorld;
 const kubelet = "C:\\var\\lib\\kubelet";
@@ -111,8 +112,8 @@ describeWithPwsh("a v1 client over the Unix sockets, against the simulated node"
     expect(missing.code).toBe(NOT_FOUND);
   });
 
-  it("filesystem v1 and v2alpha1: directories and links, upstream's path texts", async () => {
-    for (const endpoint of ["filesystem-v1", "filesystem-v2alpha1"]) {
+  it("filesystem v1beta2, v1 and v2alpha1: directories and links, upstream's path texts", async () => {
+    for (const endpoint of ["filesystem-v1beta2", "filesystem-v1", "filesystem-v2alpha1"]) {
       const stage = `${kubelet}\\plugins\\wire\\${endpoint}\\globalmount`;
       const pod = `${kubelet}\\pods\\uid-1\\volumes\\${endpoint}`;
       expect(await ok(endpoint, "PathExists", { path: stage })).toEqual({ exists: false });
@@ -145,12 +146,12 @@ describeWithPwsh("a v1 client over the Unix sockets, against the simulated node"
     await ok("filesystem-v1", "Rmdir", { path: `${kubelet}\\plugins\\wire`, force: true });
   });
 
-  it("volume v1 and v2alpha1: format, mount, look up, resize, unmount", async () => {
+  it("volume v1beta3, v1 and v2alpha1: format, mount, look up, resize, unmount", async () => {
     const [volumeId] = (await ok("volume-v1", "ListVolumesOnDisk", { disk_number: raw.diskNumber }))
       .volume_ids as string[];
     expect(volumeId).toMatch(/^\\\\\?\\Volume\{[0-9a-f-]+\}\\$/);
     const id = { volume_id: volumeId };
-    for (const endpoint of ["volume-v1", "volume-v2alpha1"]) {
+    for (const endpoint of ["volume-v1", "volume-v1beta3", "volume-v2alpha1"]) {
       const mount = `${kubelet}\\plugins\\vol\\${endpoint}\\globalmount`;
       await ok("filesystem-v1", "Mkdir", { path: mount });
       expect(
@@ -260,6 +261,234 @@ describeWithPwsh("a v1 client over the Unix sockets, against the simulated node"
     expect(noPortal.code).toBe(INVALID_ARGUMENT);
     const gone = await call("iscsi-v1alpha2", "DisconnectTarget", target);
     if (gone.code !== OK) expect(gone.details).toContain("ObjectNotFound");
+  });
+
+  // A method an older version lacks, called on that version's endpoint under its service name.
+  async function callMissing(
+    endpoint: string,
+    newer: string,
+    method: string,
+    request = {},
+  ): Promise<Reply> {
+    const api = servedApis.find((a) => `${a.group}-${a.version}` === endpoint)!;
+    const client = new RawGrpcClient(
+      bin.ready.endpoints[endpoint]!,
+      `${api.group}/${newer}/api.proto`,
+      `${newer}.${api.service}`,
+      `${api.version}.${api.service}`,
+    );
+    try {
+      return await client.call(method, request);
+    } finally {
+      client.close();
+    }
+  }
+
+  it("disk v1alpha1 to v1beta3: diskID as decimal text, string-keyed maps, the renamed RPCs", async () => {
+    const diskId = String(raw.diskNumber);
+    for (const endpoint of ["disk-v1alpha1", "disk-v1beta1", "disk-v1beta2"]) {
+      const { disk_locations: locations } = await ok(endpoint, "ListDiskLocations");
+      expect(locations).toHaveProperty(diskId);
+      await ok(endpoint, "Rescan");
+      expect(await ok(endpoint, "PartitionDisk", { diskID: diskId })).toEqual({});
+      // Upstream would truncate this to disk 4; here a diskID that is no uint32 is refused.
+      for (const diskID of ["4294967300", "4x", ""]) {
+        const bad = await call(endpoint, "PartitionDisk", { diskID });
+        expect(bad.code, diskID).toBe(INVALID_ARGUMENT);
+      }
+    }
+    expect(await ok("disk-v1alpha1", "GetDiskNumberByName", { disk_name: raw.page83 })).toEqual({
+      disk_number: diskId,
+    });
+    const unknown = await call("disk-v1alpha1", "GetDiskNumberByName", { disk_name: "60ff" });
+    expect(unknown.code).toBe(NOT_FOUND);
+    expect(unknown.details).toContain("could not find disk with Page83 ID 60ff");
+    for (const endpoint of ["disk-v1beta1", "disk-v1beta2"]) {
+      const { diskIDs } = await ok(endpoint, "ListDiskIDs");
+      expect((diskIDs as Record<string, unknown>)[diskId]).toEqual({
+        identifiers: { page83: raw.page83, serialNumber: expect.any(String) },
+      });
+      expect(await ok(endpoint, "DiskStats", { diskID: diskId })).toEqual({
+        diskSize: String(10 * 1024 ** 3),
+      });
+      expect((await call(endpoint, "DiskStats", { diskID: "42" })).code).toBe(NOT_FOUND);
+    }
+    // The disk v1 test brought disk 6 online.
+    expect(await ok("disk-v1beta2", "GetAttachState", { diskID: "6" })).toEqual({ isOnline: true });
+    await ok("disk-v1beta2", "SetAttachState", { diskID: "6", isOnline: false });
+    expect(await ok("disk-v1beta2", "GetAttachState", { diskID: "6" })).toEqual({
+      isOnline: false,
+    });
+    expect(await ok("disk-v1", "GetDiskState", { disk_number: 6 })).toEqual({ is_online: false });
+    // v1beta3 is v1.
+    const v1beta3 = "disk-v1beta3";
+    expect((await ok(v1beta3, "ListDiskLocations")).disk_locations).toHaveProperty(diskId);
+    const { diskIDs } = await ok(v1beta3, "ListDiskIDs");
+    expect((diskIDs as Record<string, { page83: string }>)[diskId]?.page83).toBe(raw.page83);
+    await ok(v1beta3, "Rescan");
+    await ok(v1beta3, "PartitionDisk", { disk_number: raw.diskNumber });
+    expect(await ok(v1beta3, "GetDiskStats", { disk_number: raw.diskNumber })).toEqual({
+      total_bytes: String(10 * 1024 ** 3),
+    });
+    await ok(v1beta3, "SetDiskState", { disk_number: 6, is_online: true });
+    expect(await ok(v1beta3, "GetDiskState", { disk_number: 6 })).toEqual({ is_online: true });
+    // What a version did not have yet is not there (upstream: the method is not in its service).
+    expect((await callMissing("disk-v1alpha1", "v1beta1", "ListDiskIDs")).code).toBe(UNIMPLEMENTED);
+    expect((await callMissing("disk-v1alpha1", "v1beta1", "DiskStats")).code).toBe(UNIMPLEMENTED);
+    expect((await callMissing("disk-v1beta1", "v1beta2", "GetAttachState")).code).toBe(
+      UNIMPLEMENTED,
+    );
+    expect((await callMissing("disk-v1beta3", "v1alpha1", "GetDiskNumberByName")).code).toBe(
+      UNIMPLEMENTED,
+    );
+  });
+
+  it("filesystem v1alpha1 and v1beta1: LinkPath and IsMountPoint, PathContext ignored, an empty error", async () => {
+    for (const endpoint of ["filesystem-v1alpha1", "filesystem-v1beta1"]) {
+      const stage = `${kubelet}\\plugins\\wire\\${endpoint}\\globalmount`;
+      const pod = `${kubelet}\\pods\\uid-2\\volumes\\${endpoint}`;
+      expect(await ok(endpoint, "PathExists", { path: stage, context: "PLUGIN" })).toEqual({
+        error: "",
+        exists: false,
+      });
+      expect(await ok(endpoint, "Mkdir", { path: stage, context: "PLUGIN" })).toEqual({
+        error: "",
+      });
+      // PathContext POD for a plugin path: ignored, as upstream since --kubelet-path.
+      await ok(endpoint, "Mkdir", { path: `${kubelet}\\pods\\uid-2\\volumes`, context: "POD" });
+      expect(await ok(endpoint, "LinkPath", { source_path: stage, target_path: pod })).toEqual({
+        error: "",
+      });
+      expect(await ok(endpoint, "IsMountPoint", { path: pod })).toEqual({
+        error: "",
+        is_mount_point: true,
+      });
+      expect(await ok(endpoint, "IsMountPoint", { path: stage })).toEqual({
+        error: "",
+        is_mount_point: false,
+      });
+      expect(await ok(endpoint, "Rmdir", { path: pod, context: "POD" })).toEqual({ error: "" });
+      expect(await ok(endpoint, "PathExists", { path: pod })).toEqual({
+        error: "",
+        exists: false,
+      });
+      const relative = await call(endpoint, "PathExists", { path: "var\\lib\\kubelet" });
+      expect(relative.code).toBe(INVALID_ARGUMENT);
+      expect(relative.details).toContain("not an absolute Windows path");
+      const gone = await call(endpoint, "Rmdir", { path: pod });
+      expect(gone.code).toBe(NOT_FOUND);
+      expect(gone.details).toContain("The system cannot find the file specified");
+      const outside = await call(endpoint, "LinkPath", {
+        source_path: stage,
+        target_path: `${kubelet}-evil\\link`,
+      });
+      expect(outside.code).toBe(PERMISSION_DENIED);
+      expect(existsSync(join(bin.ready.simulator.root, "var", "lib", "kubelet-evil"))).toBe(false);
+    }
+    expect((await callMissing("filesystem-v1beta1", "v1beta2", "IsSymlink")).code).toBe(
+      UNIMPLEMENTED,
+    );
+    await ok("filesystem-v1", "Rmdir", { path: `${kubelet}\\plugins\\wire`, force: true });
+  });
+
+  it("volume v1alpha1 to v1beta2: disk_id, path and the renamed RPCs", async () => {
+    const diskId = String(raw.diskNumber);
+    const [volumeId] = (await ok("volume-v1alpha1", "ListVolumesOnDisk", { disk_id: diskId }))
+      .volume_ids as string[];
+    expect(volumeId).toMatch(/^\\\\\?\\Volume\{[0-9a-f-]+\}\\$/);
+    const id = { volume_id: volumeId };
+    for (const endpoint of ["volume-v1alpha1", "volume-v1beta1", "volume-v1beta2"]) {
+      const beta = endpoint !== "volume-v1alpha1";
+      const mount = `${kubelet}\\plugins\\vol\\${endpoint}\\globalmount`;
+      await ok("filesystem-v1", "Mkdir", { path: mount });
+      expect(await ok(endpoint, "ListVolumesOnDisk", { disk_id: diskId })).toEqual({
+        volume_ids: [volumeId],
+      });
+      await ok(endpoint, "FormatVolume", id);
+      expect(await ok(endpoint, "IsVolumeFormatted", id)).toEqual({ formatted: true });
+      await ok(endpoint, "MountVolume", { ...id, path: mount });
+      if (beta) {
+        expect(await ok(endpoint, "GetVolumeIDFromMount", { mount })).toEqual(id);
+        const stats = await ok(endpoint, "VolumeStats", id);
+        expect(BigInt(stats.volumeSize as string)).toBeGreaterThan(0n);
+        expect(typeof stats.volumeUsedSize).toBe("string");
+        expect(await ok(endpoint, "GetVolumeDiskNumber", id)).toEqual({ diskNumber: diskId });
+      }
+      await ok(endpoint, "ResizeVolume", { ...id, size: "0" });
+      if (endpoint === "volume-v1beta2") await ok(endpoint, "WriteVolumeCache", id);
+      await ok(endpoint, "DismountVolume", { ...id, path: mount });
+      const unmounted = beta
+        ? await call(endpoint, "GetVolumeIDFromMount", { mount })
+        : await call("volume-v1", "GetVolumeIDFromTargetPath", { target_path: mount });
+      expect(unmounted.code).toBe(NOT_FOUND);
+      const bad = await call(endpoint, "ListVolumesOnDisk", { disk_id: "disk4" });
+      expect(bad.code).toBe(INVALID_ARGUMENT);
+    }
+    expect((await callMissing("volume-v1alpha1", "v1beta1", "VolumeStats", id)).code).toBe(
+      UNIMPLEMENTED,
+    );
+    expect((await callMissing("volume-v1beta1", "v1beta2", "WriteVolumeCache", id)).code).toBe(
+      UNIMPLEMENTED,
+    );
+  });
+
+  it("smb v1alpha1 to v1beta2: mappings made and removed; the older responses carry an empty error", async () => {
+    for (const endpoint of ["smb-v1alpha1", "smb-v1beta1", "smb-v1beta2"]) {
+      const legacy = endpoint !== "smb-v1beta2" ? { error: "" } : {};
+      const local = `${kubelet}\\plugins\\smb\\${endpoint}\\globalmount`;
+      await ok("filesystem-v1", "Mkdir", { path: `${kubelet}\\plugins\\smb\\${endpoint}` });
+      const wrong = await call(endpoint, "NewSmbGlobalMapping", {
+        remote_path: world.share,
+        local_path: local,
+        username: world.smbUser,
+        password: "wrong-Pa55word!",
+      });
+      expect(wrong.code).not.toBe(OK);
+      expect(wrong.details).not.toContain("wrong-Pa55word!");
+      expect(
+        await ok(endpoint, "NewSmbGlobalMapping", {
+          remote_path: world.share,
+          local_path: local,
+          username: world.smbUser,
+          password: world.smbPassword,
+        }),
+      ).toEqual(legacy);
+      expect(await ok("filesystem-v1", "IsSymlink", { path: local })).toEqual({ is_symlink: true });
+      await ok("filesystem-v1", "Rmdir", { path: local });
+      expect(await ok(endpoint, "RemoveSmbGlobalMapping", { remote_path: world.share })).toEqual(
+        legacy,
+      );
+    }
+  });
+
+  it("iscsi v1alpha1: v1alpha2 without SetMutualChapSecret", async () => {
+    const endpoint = "iscsi-v1alpha1";
+    await ok(endpoint, "AddTargetPortal", { target_portal: portal });
+    expect(await ok(endpoint, "ListTargetPortals")).toEqual({
+      target_portals: [{ target_address: world.portal.targetAddress, target_port: 3260 }],
+    });
+    expect(await ok(endpoint, "DiscoverTargetPortal", { target_portal: portal })).toEqual({
+      iqns: [world.iqn],
+    });
+    const target = { target_portal: portal, iqn: world.iqn };
+    await ok(endpoint, "ConnectTarget", {
+      ...target,
+      auth_type: "ONE_WAY_CHAP",
+      chap_username: world.chap.username,
+      chap_secret: world.chap.secret,
+    });
+    const { diskIDs } = await ok(endpoint, "GetTargetDisks", target);
+    expect(diskIDs).toHaveLength(1);
+    await ok(endpoint, "DisconnectTarget", target);
+    expect(await ok(endpoint, "GetTargetDisks", target)).toEqual({ diskIDs: [] });
+    await ok(endpoint, "RemoveTargetPortal", { target_portal: portal });
+    expect(await ok(endpoint, "ListTargetPortals")).toEqual({ target_portals: [] });
+    const noPortal = await call(endpoint, "AddTargetPortal", {});
+    expect(noPortal.code).toBe(INVALID_ARGUMENT);
+    const mutual = await callMissing(endpoint, "v1alpha2", "SetMutualChapSecret", {
+      MutualChapSecret: "mutual-secret-16",
+    });
+    expect(mutual.code).toBe(UNIMPLEMENTED);
   });
 
   it("the client's deadline reaches the library: a hung cmdlet ends as DEADLINE_EXCEEDED", async () => {

@@ -1,5 +1,5 @@
 import type { Disk } from "@csi-proxy/disk";
-import type { CallOptions } from "@csi-proxy/exec";
+import { invalidArgument, type CallOptions } from "@csi-proxy/exec";
 import type { Filesystem } from "@csi-proxy/filesystem";
 import type { Iscsi } from "@csi-proxy/iscsi";
 import type { Smb } from "@csi-proxy/smb";
@@ -69,4 +69,25 @@ export function optionalText(message: Message, field: string): string | undefine
 /** A path field, checked by the Windows path rules and mapped to the host. */
 export function hostPath(paths: PathMapping, message: Message, field: string): string {
   return paths.toHost(windowsPath(text(message, field)));
+}
+
+/**
+ * A disk number that an older API version sends as decimal text (`diskID`, `disk_id`), as
+ * upstream parses it (digits only). Unlike upstream, which truncates a 64-bit value to 32 bits
+ * (so "4294967296" is disk 0), a number that is no uint32 is refused.
+ */
+export function legacyDiskNumber(message: Message, field: string): number {
+  const value = text(message, field);
+  const number = /^\d{1,10}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(number <= 0xffffffff)) {
+    throw invalidArgument(`Failed to parse ${field} ${JSON.stringify(value)}: not a disk number.`);
+  }
+  return number;
+}
+
+/** One RPC of a newer version's handlers, for an older version to delegate to. */
+export function rpcOf(handlers: ServiceHandlers, method: string): Rpc {
+  const rpc = handlers[method];
+  if (rpc === undefined) throw new Error(`No handler ${method} to delegate to.`);
+  return rpc;
 }

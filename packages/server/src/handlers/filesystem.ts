@@ -1,5 +1,5 @@
 import type { HandlerContext, Message, ServiceHandlers } from "./context.js";
-import { flag, hostPath } from "./context.js";
+import { flag, hostPath, rpcOf, text } from "./context.js";
 
 /** filesystem v1 (`v1.Filesystem`); v1beta2 has the same surface. */
 export function filesystemV1({ groups: { filesystem }, paths }: HandlerContext): ServiceHandlers {
@@ -42,3 +42,45 @@ export function filesystemV2alpha1(context: HandlerContext): ServiceHandlers {
     },
   };
 }
+
+/** filesystem v1beta2 (`v1beta2.Filesystem`): the same surface as v1. */
+export const filesystemV1beta2 = filesystemV1;
+
+/**
+ * filesystem v1alpha1 and v1beta1 (`v1alpha1.Filesystem`, `v1beta1.Filesystem`): v1's RPCs with
+ * LinkPath for CreateSymlink and IsMountPoint for IsSymlink. The requests' PathContext is ignored
+ * (upstream's since it merged the plugin and pod prefixes); every response's `error` is empty, a
+ * failure being the call's status, as upstream's forwarding answers.
+ */
+export function filesystemV1alpha1(context: HandlerContext): ServiceHandlers {
+  const v1 = filesystemV1(context);
+  const path = (request: Message) => ({ path: text(request, "path") });
+  return {
+    async PathExists(request, options) {
+      const { exists } = await rpcOf(v1, "PathExists")(path(request), options);
+      return { error: "", exists };
+    },
+    async Mkdir(request, options) {
+      await rpcOf(v1, "Mkdir")(path(request), options);
+      return { error: "" };
+    },
+    async Rmdir(request, options) {
+      await rpcOf(v1, "Rmdir")({ ...path(request), force: flag(request, "force") }, options);
+      return { error: "" };
+    },
+    async LinkPath(request, options) {
+      await rpcOf(v1, "CreateSymlink")(
+        { source_path: text(request, "source_path"), target_path: text(request, "target_path") },
+        options,
+      );
+      return { error: "" };
+    },
+    async IsMountPoint(request, options) {
+      const { is_symlink } = await rpcOf(v1, "IsSymlink")(path(request), options);
+      return { error: "", is_mount_point: is_symlink };
+    },
+  };
+}
+
+/** filesystem v1beta1 (`v1beta1.Filesystem`): the same surface as v1alpha1. */
+export const filesystemV1beta1 = filesystemV1alpha1;

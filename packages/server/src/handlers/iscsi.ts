@@ -87,3 +87,9 @@ export function iscsiV1alpha2({ groups: { iscsi } }: HandlerContext): ServiceHan
     },
   };
 }
+
+/** iscsi v1alpha1 (`v1alpha1.Iscsi`): v1alpha2 without SetMutualChapSecret. */
+export function iscsiV1alpha1(context: HandlerContext): ServiceHandlers {
+  const { SetMutualChapSecret: _v1alpha2Only, ...v1alpha1 } = iscsiV1alpha2(context);
+  return v1alpha1;
+}

@@ -1,7 +1,7 @@
 import { CsiProxyError } from "@csi-proxy/exec";
 import { windowsPath, withinRoots } from "../paths.js";
 import type { HandlerContext, ServiceHandlers } from "./context.js";
-import { optionalText, text } from "./context.js";
+import { optionalText, rpcOf, text } from "./context.js";
 
 /** smb v1 (`v1.Smb`); v1beta2 has the same surface. */
 export function smbV1({
@@ -45,3 +45,27 @@ export function smbV1({
     },
   };
 }
+
+/** smb v1beta2 (`v1beta2.Smb`): the same surface as v1. */
+export const smbV1beta2 = smbV1;
+
+/**
+ * smb v1alpha1 and v1beta1 (`v1alpha1.Smb`, `v1beta1.Smb`): v1's requests; the responses carry
+ * an `error` text, always empty (a failure is the call's status), as upstream's forwarding answers.
+ */
+export function smbV1alpha1(context: HandlerContext): ServiceHandlers {
+  const v1 = smbV1(context);
+  return {
+    async NewSmbGlobalMapping(request, options) {
+      await rpcOf(v1, "NewSmbGlobalMapping")(request, options);
+      return { error: "" };
+    },
+    async RemoveSmbGlobalMapping(request, options) {
+      await rpcOf(v1, "RemoveSmbGlobalMapping")(request, options);
+      return { error: "" };
+    },
+  };
+}
+
+/** smb v1beta1 (`v1beta1.Smb`): the same surface as v1alpha1. */
+export const smbV1beta1 = smbV1alpha1;

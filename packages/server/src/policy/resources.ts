@@ -1,5 +1,5 @@
 import { windowsPath } from "../paths.js";
-import { optionalText, text, uint, type Message } from "../handlers/context.js";
+import { legacyDiskNumber, optionalText, text, uint, type Message } from "../handlers/context.js";
 import { defaultIscsiPort } from "@csi-proxy/iscsi";
 import type { PortalKey } from "./match.js";
 
@@ -49,35 +49,59 @@ const target: Extract = (request) => {
 };
 
 const disk: Extract = (request) => [{ kind: "disk", diskNumber: uint(request, "disk_number") }];
+// An older version's disk number, sent as decimal text (read as its handler reads it).
+const diskText =
+  (field: string): Extract =>
+  (request) => [{ kind: "disk", diskNumber: legacyDiskNumber(request, field) }];
+
+// A method whose field was renamed between versions: the request (decoded with every field of its
+// version's message) carries the field of the version it was sent to.
+const byVersion =
+  (newer: string, newest: Extract, older: Extract): Extract =>
+  (request) =>
+    newer in request ? newest(request) : older(request);
 const volume: Extract = (request) => [{ kind: "volume", volumeId: text(request, "volume_id") }];
 const smb: Extract = (request) => [
   { kind: "smbRemotePath", remotePath: text(request, "remote_path") },
 ];
 const service: Extract = (request) => [{ kind: "service", name: text(request, "name") }];
 
-// What each RPC names, for every version (a method keeps its name across versions).
+// What each RPC names, for every version: a method renamed in a newer version is listed under
+// each of its names, and a field renamed in place is read by the version the request came in.
 const table: Readonly<Record<string, readonly Extract[]>> = {
   "filesystem.PathExists": [path("path")],
   "filesystem.Mkdir": [path("path")],
   "filesystem.Rmdir": [path("path")],
   "filesystem.RmdirContents": [path("path")],
   "filesystem.IsSymlink": [path("path")],
+  "filesystem.IsMountPoint": [path("path")], // v1alpha1, v1beta1: IsSymlink
   "filesystem.CreateSymlink": [path("source_path"), path("target_path")],
-  "volume.ListVolumesOnDisk": [disk],
-  "volume.MountVolume": [volume, path("target_path")],
+  "filesystem.LinkPath": [path("source_path"), path("target_path")], // v1alpha1, v1beta1: CreateSymlink
+  // v1alpha1 to v1beta2: disk_id (decimal text), every partition.
+  "volume.ListVolumesOnDisk": [byVersion("disk_number", disk, diskText("disk_id"))],
+  // v1alpha1 to v1beta2: the mount folder is `path`.
+  "volume.MountVolume": [volume, byVersion("target_path", path("target_path"), path("path"))],
   "volume.UnmountVolume": [volume, path("target_path")],
+  "volume.DismountVolume": [volume, path("path")], // v1alpha1 to v1beta2: UnmountVolume
   "volume.IsVolumeFormatted": [volume],
   "volume.FormatVolume": [volume],
   "volume.ResizeVolume": [volume],
   "volume.GetVolumeStats": [volume],
+  "volume.VolumeStats": [volume], // v1beta1, v1beta2: GetVolumeStats
   "volume.GetDiskNumberFromVolumeID": [volume],
+  "volume.GetVolumeDiskNumber": [volume], // v1beta1, v1beta2: GetDiskNumberFromVolumeID
   "volume.WriteVolumeCache": [volume],
   "volume.GetVolumeIDFromTargetPath": [path("target_path")],
+  "volume.GetVolumeIDFromMount": [path("mount")], // v1beta1, v1beta2: GetVolumeIDFromTargetPath
   "volume.GetClosestVolumeIDFromTargetPath": [path("target_path")],
-  "disk.PartitionDisk": [disk],
+  // v1alpha1 to v1beta2: diskID (decimal text).
+  "disk.PartitionDisk": [byVersion("disk_number", disk, diskText("diskID"))],
   "disk.GetDiskStats": [disk],
+  "disk.DiskStats": [diskText("diskID")], // v1beta1, v1beta2: GetDiskStats
   "disk.SetDiskState": [disk],
+  "disk.SetAttachState": [diskText("diskID")], // v1beta2: SetDiskState
   "disk.GetDiskState": [disk],
+  "disk.GetAttachState": [diskText("diskID")], // v1beta2: GetDiskState
   "smb.NewSmbGlobalMapping": [smb, path("local_path", true)],
   "smb.RemoveSmbGlobalMapping": [smb],
   "iscsi.AddTargetPortal": [portal],
