@@ -12,6 +12,7 @@ import { measureOverhead, trivialText } from "./overhead.js";
 import { createReadHost, measureReads } from "./reads.js";
 import { renderReport, type Machine } from "./report.js";
 import { measureMemory, measureStartup } from "./startup.js";
+import { measureServer } from "./server.js";
 import { measureThroughput } from "./throughput.js";
 
 function pwshVersion(pwsh: string): string {
@@ -52,6 +53,9 @@ try {
 log("the demo's full flow, spawn and session");
 const flow = await measureFlow(pwsh);
 
+log("the server: a v1 client's call through csi-proxy-server vs the library call");
+const server = await measureServer(pwsh);
+
 const machine: Machine = {
   date: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
   cpu: cpus()[0]?.model.trim() ?? "unknown CPU",
@@ -74,6 +78,7 @@ const text = renderReport({
   throughput,
   startup,
   memory,
+  server,
   cpuCheck: {
     resourceUsageSelf: after.resourceUsage - before.resourceUsage,
     cpuUsageSelf: after.cpuUsage - before.cpuUsage,

@@ -1,6 +1,7 @@
 // BENCHMARKS.md from the measured rows: pure formatting, no I/O.
 import type { FlowRow } from "./flow.js";
 import type { Row } from "./measure.js";
+import type { ServerResults } from "./server.js";
 import type { MemoryRow, StartupRow } from "./startup.js";
 import type { ThroughputRow } from "./throughput.js";
 
@@ -36,6 +37,7 @@ export interface Results {
   readonly throughput: readonly ThroughputRow[];
   readonly startup: readonly StartupRow[];
   readonly memory: readonly MemoryRow[];
+  readonly server?: ServerResults | undefined;
   readonly cpuCheck: CpuCheck;
 }
 
@@ -176,6 +178,40 @@ function startupLines(results: Results): string[] {
         r.peakMiB.toFixed(1),
         String(r.calls),
       ]),
+    ),
+    ...serverLines(results.server),
+  ];
+}
+
+function serverLines(server: ServerResults | undefined): string[] {
+  if (server === undefined) return [];
+  const overhead = server.viaServer.median - server.direct.median;
+  const m = server.memory;
+  return [
+    "",
+    "## The server (`@csi-proxy/server`)",
+    "",
+    "The same read on equal simulated nodes (`scenarios.demoNode()`, one warm PowerShell process each): called on the library, and called by a v1 gRPC client (`@grpc/grpc-js` dynamic client) through `csi-proxy-server --simulate --policy v1-compatible` on its Unix socket, which adds the HTTP/2 round trip, the policy decision, an audit line and the status mapping.",
+    "",
+    ...table(rowHeader, rowAlign, [
+      rowCells(server.direct, undefined),
+      rowCells(server.viaServer, undefined),
+    ]),
+    "",
+    `Per-RPC overhead of the server over the library call: ${formatMs(overhead)} ms (median minus median).`,
+    "",
+    ...table(
+      ["process", "ready (MiB)", "after calls (MiB)", "peak (MiB)", "calls"],
+      ["l", "r", "r", "r", "r"],
+      [
+        [
+          "csi-proxy-server (Node only)",
+          m.readyMiB.toFixed(1),
+          m.afterCallsMiB.toFixed(1),
+          m.peakMiB.toFixed(1),
+          String(m.calls),
+        ],
+      ],
     ),
   ];
 }

@@ -145,6 +145,21 @@ describe("renderReport", () => {
     expect(text).not.toContain("could not be measured");
   });
 
+  it("puts the server's per-RPC overhead and memory beside the library call", () => {
+    const text = renderReport({
+      ...results(2, 100),
+      server: {
+        direct: row("getBiosSerialNumber, library call", 10, 0.01),
+        viaServer: row("GetBIOSSerialNumber, v1 client → csi-proxy-server", 11.5, 0.012),
+        memory: { readyMiB: 70, afterCallsMiB: 72.25, peakMiB: 80, calls: 221 },
+      },
+    });
+    expect(text).toContain("## The server (`@csi-proxy/server`)");
+    expect(text).toContain("Per-RPC overhead of the server over the library call: 1.50 ms");
+    expect(text).toContain("| csi-proxy-server (Node only) | 70.0 | 72.3 | 80.0 | 221 |");
+    expect(renderReport(results(2, 100))).not.toContain("## The server");
+  });
+
   it("says why node-powershell has no row", () => {
     const text = renderReport({ ...results(2, 100), peerError: "pwsh exited" });
     expect(text).toContain("node-powershell could not be measured: pwsh exited");

@@ -1,0 +1,171 @@
+import { parseArgs } from "node:util";
+import type { TokenSettings } from "./identity.js";
+import type { ServerOptions } from "./server.js";
+
+/** What the command line asks for. */
+export type Command =
+  | {
+      /** `--help`: print the usage and exit. */
+      readonly help: true;
+    }
+  | {
+      /** Serve. */
+      readonly help: false;
+      /** What to serve, from the flags. */
+      readonly options: ServerOptions;
+      /** `--audit-log`: the file the audit log is appended to (stderr when absent). */
+      readonly auditLog?: string;
+    };
+
+/** A command line the bin cannot run; its message says why. */
+export class UsageError extends Error {}
+
+/** The bin's `--help` text. */
+export const usage = `Usage: csi-proxy-server --socket-dir DIR [options]
+
+Serves upstream csi-proxy's v1 gRPC API (one endpoint per group-version, named as
+upstream's pipes: csi-proxy-disk-v1, ...) through csi-proxy for TypeScript.
+
+Options:
+  --socket-dir DIR        folder for the endpoints' Unix sockets (required)
+  --socket-mode MODE      0600 (default: the owner only) or 0660 (the owner's group too)
+  --simulate              serve a simulated Windows node (@csi-proxy/winsim); C:\\ is its root
+  --simulate-scenario FILE  the simulated node from a winsim ScenarioSpec (JSON); implies --simulate
+  --kubelet-path PATH     kubelet's folder, always a working dir (default C:\\var\\lib\\kubelet)
+  --working-dir PATH      another prefix for filesystem paths and SMB local paths (repeatable)
+  --require-privacy[=BOOL] SMB mappings require encryption (default true)
+  --policy FILE           who may call what (JSON, schema in the package); required:
+                          every call is denied unless a rule grants it. "v1-compatible"
+                          reproduces upstream v1's rules (with a warning)
+  --metrics-bind-address ADDR  serve upstream's Prometheus gRPC metrics at http://ADDR/metrics
+                          (:9090, 127.0.0.1:9090; plain HTTP, no authentication, counts only)
+  --audit-log FILE        append the audit log's JSON lines here (default: stderr)
+  --jwks-file FILE        verify callers' bearer tokens (Kubernetes projected service-account
+                          tokens) against this JWKS; without it or --jwks-url, tokens are refused
+  --jwks-url URL          the same, fetched from a URL (and cached)
+  --token-audience AUD    the audience tokens must be for (default csi-proxy)
+  --token-issuer ISS      the issuer tokens must come from (default: any)
+  -h, --help              this text
+
+Upstream's single-dash spellings (-kubelet-path, -require-privacy=false) are accepted too.
+On start it prints one JSON line, {"ready":true,"endpoints":{...},...}; SIGTERM or SIGINT
+stops it and removes the sockets.`;
+
+const notYet: Readonly<Record<string, string>> = {
+  "windows-service": "running as a Windows service is not implemented yet",
+};
+
+// Go's flag package takes -name and --name alike, and bool flags as -name=false.
+function normalize(argv: readonly string[]): string[] {
+  return argv.map((arg) => {
+    const long = /^-[a-z][a-z-]+(=.*)?$/.test(arg) ? `-${arg}` : arg;
+    const privacy = /^--require-privacy=(.*)$/.exec(long);
+    if (privacy === null) return long;
+    const value = (privacy[1] ?? "").toLowerCase();
+    if (["true", "1", "t"].includes(value)) return "--require-privacy";
+    if (["false", "0", "f"].includes(value)) return "--no-require-privacy";
+    throw new UsageError(
+      `--require-privacy takes true or false, not ${JSON.stringify(privacy[1])}.`,
+    );
+  });
+}
+
+/** The default of `--token-audience`: what a projected token for this server is requested for. */
+export const defaultTokenAudience = "csi-proxy";
+
+function tokenSettings(values: Readonly<Record<string, unknown>>): TokenSettings | undefined {
+  const file = values["jwks-file"] as string | undefined;
+  const url = values["jwks-url"] as string | undefined;
+  const audience = values["token-audience"] as string | undefined;
+  const issuer = values["token-issuer"] as string | undefined;
+  if (file !== undefined && url !== undefined)
+    throw new UsageError("Give --jwks-file or --jwks-url, not both.");
+  if (file === undefined && url === undefined) {
+    if (audience !== undefined || issuer !== undefined) {
+      throw new UsageError("--token-audience and --token-issuer need --jwks-file or --jwks-url.");
+    }
+    return undefined;
+  }
+  if (url !== undefined && !/^https?:\/\//.test(url))
+    throw new UsageError(`--jwks-url must be an http(s) URL, not ${url}.`);
+  return {
+    audience: audience ?? defaultTokenAudience,
+    ...(file === undefined ? {} : { jwksFile: file }),
+    ...(url === undefined ? {} : { jwksUrl: url }),
+    ...(issuer === undefined ? {} : { issuer }),
+  };
+}
+
+/** Parses the bin's arguments; throws {@link UsageError} with a one-line reason. */
+export function parseCommand(argv: readonly string[]): Command {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: normalize(argv),
+      strict: true,
+      allowPositionals: false,
+      options: {
+        "socket-dir": { type: "string" },
+        "socket-mode": { type: "string" },
+        simulate: { type: "boolean" },
+        "simulate-scenario": { type: "string" },
+        "kubelet-path": { type: "string" },
+        "working-dir": { type: "string", multiple: true },
+        "require-privacy": { type: "boolean" },
+        "no-require-privacy": { type: "boolean" },
+        "metrics-bind-address": { type: "string" },
+        "windows-service": { type: "boolean" },
+        policy: { type: "string" },
+        "audit-log": { type: "string" },
+        "jwks-file": { type: "string" },
+        "jwks-url": { type: "string" },
+        "token-audience": { type: "string" },
+        "token-issuer": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help === true) return { help: true };
+  for (const [flag, why] of Object.entries(notYet)) {
+    if (values[flag as keyof typeof values] !== undefined)
+      throw new UsageError(`--${flag}: ${why}.`);
+  }
+  const socketDir = values["socket-dir"];
+  if (socketDir === undefined || socketDir === "")
+    throw new UsageError("--socket-dir is required.");
+  const mode = values["socket-mode"];
+  if (mode !== undefined && mode !== "0600" && mode !== "0660") {
+    throw new UsageError(`--socket-mode is 0600 or 0660, not ${JSON.stringify(mode)}.`);
+  }
+  const policy = values.policy;
+  if (policy === undefined || policy === "") {
+    throw new UsageError(
+      "--policy is required (a policy file, or v1-compatible for upstream v1's rules): without one every call would be denied.",
+    );
+  }
+  const tokens = tokenSettings(values);
+  const kubeletPath = values["kubelet-path"];
+  const scenarioFile = values["simulate-scenario"];
+  const auditLog = values["audit-log"];
+  const metricsBindAddress = values["metrics-bind-address"];
+  return {
+    help: false,
+    options: {
+      socketDir,
+      socketMode: mode === "0660" ? 0o660 : 0o600,
+      simulate: values.simulate === true,
+      ...(kubeletPath === undefined ? {} : { kubeletPath }),
+      ...(scenarioFile === undefined ? {} : { scenarioFile }),
+      workingDirs: values["working-dir"] ?? [],
+      requirePrivacy: values["no-require-privacy"] !== true,
+      policy,
+      ...(tokens === undefined ? {} : { tokens }),
+      ...(metricsBindAddress === undefined || metricsBindAddress === ""
+        ? {}
+        : { metricsBindAddress }),
+    },
+    ...(auditLog === undefined ? {} : { auditLog }),
+  };
+}

@@ -1,0 +1,29 @@
+import { createRedactor } from "@csi-proxy/exec";
+
+/** One access decision, as written to the audit log. */
+export interface AuditRecord {
+  /** When it was decided (ISO 8601). */
+  readonly time: string;
+  /** Who called. */
+  readonly caller: string;
+  /** The RPC, as `group.Method`. */
+  readonly method: string;
+  /** The endpoint it came in on (`disk-v1`, ...). */
+  readonly endpoint: string;
+  /** What the request names (paths, disks, targets, ...); never a secret. */
+  readonly resources: readonly string[];
+  /** `allow`, `deny`, or `error` when the request was refused before a decision (bad input). */
+  readonly decision: "allow" | "deny" | "error";
+  /** The rules that applied to the caller. */
+  readonly rules: readonly string[];
+  /** Why. */
+  readonly reason: string;
+}
+
+/** Writes audit records as JSON lines. */
+export type AuditSink = (line: string) => void;
+
+/** Serialises a record to one line, with the request's secret values removed wherever they appear. */
+export function auditLine(record: AuditRecord, secrets: readonly string[]): string {
+  return createRedactor(secrets)(JSON.stringify(record));
+}

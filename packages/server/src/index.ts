@@ -1,0 +1,22 @@
+export { startServer, defaultKubeletPath } from "./server.js";
+export type { RunningServer, ServerOptions, SimulatorFolders } from "./server.js";
+export { servedApis } from "./endpoints.js";
+export type { ApiGroup, ServedApi } from "./endpoints.js";
+export { protoDir } from "./proto.js";
+export { grpcStatusOf } from "./status.js";
+export { parseCommand, usage, UsageError } from "./args.js";
+export type { Command } from "./args.js";
+export { runServer, exitCodes } from "./main.js";
+export type { Streams } from "./main.js";
+export { policySchemaPath, v1CompatiblePolicy } from "./policy/load.js";
+export type {
+  CallerSpec,
+  DiskGrantSpec,
+  PolicySpec,
+  RuleSpec,
+  ServiceAccountSpec,
+} from "./policy/spec.js";
+export type { AuditRecord, AuditSink } from "./audit.js";
+export { UnauthenticatedError } from "./identity.js";
+export type { TokenSettings } from "./identity.js";
+export { defaultTokenAudience } from "./args.js";

@@ -1,0 +1,89 @@
+import { mkdirSync, readFileSync } from "node:fs";
+import { Disk } from "@csi-proxy/disk";
+import { createPowerShell, type PowerShell } from "@csi-proxy/exec";
+import { Filesystem } from "@csi-proxy/filesystem";
+import { Iscsi } from "@csi-proxy/iscsi";
+import { Smb } from "@csi-proxy/smb";
+import { System } from "@csi-proxy/system";
+import { Volume } from "@csi-proxy/volume";
+import type { ScenarioSpec } from "@csi-proxy/winsim";
+import type { NodeGroups } from "./handlers/context.js";
+import type { SimulatorFolders } from "./server.js";
+import { simulatedPaths, windowsPaths, type PathMapping } from "./paths.js";
+
+/** The node the server works on: its groups, how paths reach it, and how to let it go. */
+export interface ServedNode {
+  readonly groups: NodeGroups;
+  readonly paths: PathMapping;
+  /** The simulated node's folders (`--simulate` only), for tests and the ready line. */
+  readonly simulator?: SimulatorFolders | undefined;
+  /** Ends the PowerShell processes (and removes a simulated node). */
+  close(): Promise<void>;
+}
+
+/** This Windows machine: Windows PowerShell, Windows paths, the working dirs as the filesystem sandbox. */
+export function windowsNode(workingDirs: readonly string[]): ServedNode {
+  const shell = createPowerShell();
+  const groups: NodeGroups = {
+    disk: new Disk({ shell }),
+    filesystem: new Filesystem({ pathStyle: "windows", allowedRoots: workingDirs }),
+    iscsi: new Iscsi({ shell }),
+    smb: new Smb({ shell, pathStyle: "windows" }),
+    system: new System({ shell }),
+    volume: new Volume({ shell, pathStyle: "windows" }),
+  };
+  return { groups, paths: windowsPaths, close: () => shell.close() };
+}
+
+/**
+ * `--simulate`: a fresh simulated node in a temporary folder (`scenarios.demoNode()` of
+ * `@csi-proxy/winsim`, or the `ScenarioSpec` in `scenarioFile`), its drive C: under the
+ * simulator's root, wired as packages/cli wires it. The working dirs are created there, as they
+ * exist on a node. Loaded only when asked for, so a server on Windows never imports the simulator.
+ */
+export async function simulatedNode(
+  workingDirs: readonly string[],
+  scenarioFile?: string,
+): Promise<ServedNode> {
+  const winsim = await import("@csi-proxy/winsim");
+  const { createNodeSmbLinkHost } = await import("@csi-proxy/smb");
+  const spec =
+    scenarioFile === undefined
+      ? winsim.scenarios.demoNode()
+      : (JSON.parse(readFileSync(scenarioFile, "utf8")) as ScenarioSpec);
+  const sim = await winsim.Simulator.create(spec);
+  let shell: PowerShell | undefined;
+  const close = async () => {
+    try {
+      await shell?.close();
+    } finally {
+      await sim.dispose();
+    }
+  };
+  try {
+    const paths = simulatedPaths(sim.root);
+    const roots = workingDirs.map((dir) => paths.toHost(dir));
+    for (const root of roots) mkdirSync(root, { recursive: true });
+    shell = await winsim.createSimulatedPowerShell(sim);
+    const groups: NodeGroups = {
+      disk: new Disk({ shell }),
+      filesystem: new Filesystem({
+        host: winsim.windowsFilesystemHost(sim),
+        pathStyle: "posix",
+        allowedRoots: roots,
+      }),
+      iscsi: new Iscsi({ shell, resolveHostName: winsim.iscsiHostNameResolver(sim) }),
+      smb: new Smb({
+        shell,
+        pathStyle: "posix",
+        links: winsim.translateUncLinks(sim, createNodeSmbLinkHost()),
+      }),
+      system: new System({ shell }),
+      volume: new Volume({ shell, pathStyle: "posix" }),
+    };
+    return { groups, paths, simulator: { dir: sim.dir, root: sim.root }, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

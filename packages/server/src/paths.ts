@@ -1,0 +1,47 @@
+import { join } from "node:path";
+import { invalidArgument, isWithin, normalizePath } from "@csi-proxy/exec";
+
+/**
+ * How a request's Windows path reaches the host. On Windows it is the path itself; on the
+ * simulated node (`--simulate`, on Linux) drive C: is the simulator's root folder.
+ */
+export interface PathMapping {
+  /** The host path of a normalised Windows path (`C:\...`). */
+  toHost(windowsPath: string): string;
+}
+
+/** Windows: paths reach the host as they are. */
+export const windowsPaths: PathMapping = { toHost: (path) => path };
+
+/**
+ * The simulated node: `C:\var\lib\kubelet\x` is `<root>/var/lib/kubelet/x`. Only drive C:
+ * exists there. Names keep their case, so the simulated node is case-sensitive where Windows is
+ * not: a client that changes a path's case between calls fails here, not on Windows.
+ */
+export function simulatedPaths(root: string): PathMapping {
+  return {
+    toHost(windowsPath) {
+      if (!/^C:\\/i.test(windowsPath)) {
+        throw invalidArgument(`The simulated node has only drive C:, not ${windowsPath}`);
+      }
+      return join(root, ...windowsPath.slice(3).split("\\"));
+    },
+  };
+}
+
+/**
+ * Checks a request's Windows path and returns it normalised (`normalizePath`'s rules). A path
+ * that is not absolute fails with upstream's text, `not an absolute Windows path: <p>`, which
+ * clients match on (democratic-csi treats it as "does not exist" in PathExists and IsSymlink).
+ */
+export function windowsPath(value: unknown): string {
+  if (typeof value !== "string" || !/^([a-zA-Z]:\\|\\)/.test(value)) {
+    throw invalidArgument(`not an absolute Windows path: ${String(value)}`);
+  }
+  return normalizePath(value, { style: "windows" });
+}
+
+/** Whether a normalised Windows path lies in one of the roots (separator boundary, NTFS case folding). */
+export function withinRoots(path: string, roots: readonly string[]): boolean {
+  return roots.some((root) => isWithin(path, root, "windows"));
+}

@@ -1,0 +1,158 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Ajv, type ErrorObject } from "ajv";
+import { parse as parseYaml } from "yaml";
+import { CsiProxyError, isCsiProxyError } from "@csi-proxy/exec";
+import { compileGrants, type Grants } from "./grants.js";
+import type { Caller } from "../identity.js";
+import type { CallerSpec, PolicySpec, RuleSpec } from "./spec.js";
+
+/** The published JSON Schema of policy files (also exported as `@csi-proxy/server/policy.schema.json`). */
+export const policySchemaPath = fileURLToPath(
+  new URL("../../schema/policy.schema.json", import.meta.url),
+);
+
+/** A loaded policy: the grants of each caller. */
+export interface Policy {
+  /** The file it came from, or `v1-compatible`. */
+  readonly source: string;
+  /** Said once at start, when the policy is wider than it should be. */
+  readonly warning?: string | undefined;
+  /** Whether a rule is for service accounts (which needs a way to verify their tokens). */
+  readonly namesServiceAccounts: boolean;
+  /** The merged grants of the rules that match the caller; undefined when none does. */
+  grantsFor(caller: Caller): Grants | undefined;
+}
+
+/** The name of the built-in policy that reproduces upstream v1's rules. */
+export const v1CompatiblePolicy = "v1-compatible";
+
+function policyError(source: string, message: string): CsiProxyError {
+  return new CsiProxyError(`Policy ${source}: ${message}`, { code: "INVALID_ARGUMENT" });
+}
+
+function describe(error: ErrorObject): string {
+  const at = error.instancePath === "" ? "(top level)" : error.instancePath;
+  const extra =
+    error.keyword === "additionalProperties"
+      ? ` (${String((error.params as { additionalProperty?: unknown }).additionalProperty)})`
+      : "";
+  return `${at} ${error.message ?? "is invalid"}${extra}`;
+}
+
+let validator: ReturnType<Ajv["compile"]> | undefined;
+
+function validate(source: string, value: unknown): PolicySpec {
+  validator ??= new Ajv({ allErrors: true }).compile(
+    JSON.parse(readFileSync(policySchemaPath, "utf8")) as object,
+  );
+  if (!validator(value)) {
+    // oneOf branches repeat each other; the first few distinct messages say enough.
+    const messages = [...new Set((validator.errors ?? []).map(describe))].slice(0, 5);
+    throw policyError(source, `does not match the policy schema: ${messages.join("; ")}`);
+  }
+  return value as PolicySpec;
+}
+
+function checkMethods(source: string, rule: RuleSpec, known: ReadonlySet<string>): void {
+  for (const method of rule.methods) {
+    if (method.endsWith("*")) continue;
+    if (!known.has(method)) {
+      throw policyError(source, `rule "${rule.name}" grants ${method}, which no served API has.`);
+    }
+  }
+}
+
+function callerMatches(spec: CallerSpec, caller: Caller): boolean {
+  if ("local" in spec) return caller.kind === "local";
+  return (
+    caller.kind === "serviceAccount" &&
+    spec.serviceAccount.namespace === caller.namespace &&
+    (spec.serviceAccount.name === "*" || spec.serviceAccount.name === caller.serviceAccount)
+  );
+}
+
+function compile(
+  source: string,
+  spec: PolicySpec,
+  kubeletPath: string,
+  known: ReadonlySet<string>,
+  warning?: string,
+): Policy {
+  const names = new Set<string>();
+  for (const rule of spec.rules) {
+    if (names.has(rule.name)) throw policyError(source, `two rules are named "${rule.name}".`);
+    names.add(rule.name);
+    checkMethods(source, rule, known);
+    try {
+      compileGrants([rule], kubeletPath);
+    } catch (error) {
+      if (!isCsiProxyError(error)) throw error;
+      throw policyError(source, `rule "${rule.name}": ${error.message}`);
+    }
+  }
+  const cache = new Map<string, Grants | undefined>();
+  const grantsFor = (caller: Caller): Grants | undefined => {
+    if (!cache.has(caller.name)) {
+      const rules = spec.rules.filter((rule) => rule.callers.some((c) => callerMatches(c, caller)));
+      cache.set(caller.name, rules.length === 0 ? undefined : compileGrants(rules, kubeletPath));
+    }
+    return cache.get(caller.name);
+  };
+  const namesAccounts = spec.rules.some((rule) => rule.callers.some((c) => "serviceAccount" in c));
+  return { source, warning, namesServiceAccounts: namesAccounts, grantsFor };
+}
+
+/** Reads and checks a policy file (JSON, or YAML when it ends in `.yaml`/`.yml`), or builds the built-in `v1-compatible` one. */
+export function loadPolicy(
+  source: string,
+  settings: {
+    readonly kubeletPath: string;
+    readonly workingDirs: readonly string[];
+    readonly methods: ReadonlySet<string>;
+  },
+): Policy {
+  if (source === v1CompatiblePolicy) {
+    const spec: PolicySpec = {
+      version: 1,
+      rules: [
+        {
+          name: v1CompatiblePolicy,
+          callers: [{ local: true }],
+          methods: ["*"],
+          paths: settings.workingDirs,
+          smbRemotePaths: ["*"],
+          iscsiPortals: ["*"],
+          iscsiTargets: ["*"],
+          disks: "*",
+          volumes: ["*"],
+          services: ["*"],
+        },
+      ],
+    };
+    const warning =
+      "--policy v1-compatible: every local caller may call every RPC on any disk, volume, share, portal, target and service, as upstream v1 allows; only path fields are limited, to the working dirs. Write a policy for your driver instead.";
+    return compile(source, spec, settings.kubeletPath, settings.methods, warning);
+  }
+  let text: string;
+  try {
+    text = readFileSync(source, "utf8");
+  } catch (error) {
+    throw policyError(
+      source,
+      `cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  // YAML is a superset of JSON, so one parser reads both; it keeps duplicate keys an error.
+  const yaml = /\.ya?ml$/i.test(source);
+  let value: unknown;
+  try {
+    value = yaml ? parseYaml(text, { uniqueKeys: true, maxAliasCount: 0 }) : JSON.parse(text);
+  } catch (error) {
+    throw policyError(
+      source,
+      `is not ${yaml ? "YAML" : "JSON"}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  return compile(source, validate(source, value), settings.kubeletPath, settings.methods);
+}

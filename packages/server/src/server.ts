@@ -1,0 +1,286 @@
+import {
+  Server,
+  ServerCredentials,
+  status,
+  type ServerUnaryCall,
+  type sendUnaryData,
+  type UntypedServiceImplementation,
+} from "@grpc/grpc-js";
+import { callOptionsFromGrpcCall, createRedactor, CsiProxyError } from "@csi-proxy/exec";
+import type { AuditSink } from "./audit.js";
+import { servedApis, type ServedApi } from "./endpoints.js";
+import type { HandlerContext, Message } from "./handlers/context.js";
+import { guarded, secretsOf, type GuardContext, type GuardedRpc } from "./guard.js";
+import { handlersFor } from "./handlers/index.js";
+import { tokenIdentifier, UnauthenticatedError, type TokenSettings } from "./identity.js";
+import { simulatedNode, windowsNode, type ServedNode } from "./node.js";
+import { windowsPath } from "./paths.js";
+import { Authorizer } from "./policy/authorize.js";
+import { loadPolicy } from "./policy/load.js";
+import { serviceDefinition } from "./proto.js";
+import { bindRestricted, prepareSocket, removeSockets, socketPath } from "./sockets.js";
+import { serveMetrics, type MetricsListener } from "./metrics/listener.js";
+import { ServerMetrics } from "./metrics/registry.js";
+import { grpcStatusOf } from "./status.js";
+import { detailsOf } from "./upstream-text.js";
+
+/** Options of {@link startServer}; the bin's flags map onto them one to one. */
+export interface ServerOptions {
+  /** The folder for the endpoints' Unix sockets (`--socket-dir`). */
+  readonly socketDir: string;
+  /** The sockets' mode: owner-only 0o600 (default) or 0o660 for the owner's group. */
+  readonly socketMode?: 0o600 | 0o660;
+  /** `--simulate`: serve the simulated node of `@csi-proxy/winsim` instead of this machine. */
+  readonly simulate?: boolean;
+  /** `--simulate-scenario`: a JSON `ScenarioSpec` (winsim) for the simulated node; implies `simulate`. */
+  readonly scenarioFile?: string;
+  /** `--kubelet-path`, default `C:\var\lib\kubelet`: always one of the working dirs. */
+  readonly kubeletPath?: string;
+  /** `--working-dir`: more prefixes filesystem paths and SMB local paths must lie in. */
+  readonly workingDirs?: readonly string[];
+  /** `--require-privacy` (default true): SMB mappings require encryption. */
+  readonly requirePrivacy?: boolean;
+  /** `--policy`: a policy file (JSON, `schema/policy.schema.json`) or `v1-compatible`. Required: default deny. */
+  readonly policy: string;
+  /** Where the audit log's JSON lines go (`--audit-log`); stderr by default. */
+  readonly audit?: AuditSink;
+  /** How callers' bearer tokens are verified; without it, a call with a token is refused. */
+  readonly tokens?: TokenSettings;
+  /** `--metrics-bind-address` (`:9090`, `127.0.0.1:9090`): serve upstream's gRPC metrics at `/metrics`. */
+  readonly metricsBindAddress?: string;
+}
+
+/** Where a simulated node lives (`--simulate`). */
+export interface SimulatorFolders {
+  /** The simulator's state folder: `state.json`, `faults.json`, `calls.jsonl`. */
+  readonly dir: string;
+  /** The folder drive C: maps onto. */
+  readonly root: string;
+}
+
+/** A started server. */
+export interface RunningServer {
+  /** Socket path per endpoint, keyed `<group>-<version>` (`disk-v1`, ...). */
+  readonly endpoints: Readonly<Record<string, string>>;
+  /** The kubelet path, normalised. */
+  readonly kubeletPath: string;
+  /** The working dirs in force (`--working-dir`..., then the kubelet path). */
+  readonly workingDirs: readonly string[];
+  /** The simulated node's folders, with `--simulate`. */
+  readonly simulator?: SimulatorFolders | undefined;
+  /** Where `/metrics` is served (`host:port`), with `metricsBindAddress`. */
+  readonly metricsAddress?: string | undefined;
+  /** The policy's warning, when it is wider than it should be (`v1-compatible`). */
+  readonly policyWarning?: string | undefined;
+  /** Stops serving (in-flight calls are cancelled after a grace period), removes the sockets, ends the node. */
+  close(): Promise<void>;
+}
+
+/** The default of `--kubelet-path`, as upstream. */
+export const defaultKubeletPath = "C:\\var\\lib\\kubelet";
+
+const shutdownGraceMs = 5_000;
+
+/** All a caller whose token was refused learns; the audit log says why. */
+export const tokenRefused = "The call's credentials were refused.";
+
+function unary(
+  api: ServedApi,
+  rpc: string,
+  handler: GuardedRpc,
+  metrics: ServerMetrics | undefined,
+) {
+  const labels = { service: `${api.version}.${api.service}`, method: rpc };
+  return (call: ServerUnaryCall<Message, Message>, callback: sendUnaryData<Message>): void => {
+    const end = metrics?.begin(labels);
+    const options = callOptionsFromGrpcCall(call);
+    const fail = (code: status, details: string) => {
+      end?.(code);
+      callback({ code, details });
+    };
+    if (options.deadline !== undefined && Number(options.deadline) <= Date.now()) {
+      fail(status.DEADLINE_EXCEEDED, `${rpc}: the deadline had passed before the call started.`);
+      return;
+    }
+    const request = call.request;
+    handler(call.metadata.get("authorization"), request, options).then(
+      (response) => {
+        end?.(status.OK);
+        callback(null, response);
+      },
+      (error: unknown) => {
+        // A request's secrets never appear in a status's details, whatever the library says.
+        const redact = createRedactor(secretsOf(request));
+        // Why a token was refused (expired, forged, wrong audience) is for the audit log only.
+        if (error instanceof UnauthenticatedError) fail(status.UNAUTHENTICATED, tokenRefused);
+        else fail(grpcStatusOf(error), redact(detailsOf(api.group, rpc, error)));
+      },
+    );
+  };
+}
+
+function implementation(
+  api: ServedApi,
+  context: HandlerContext,
+  guard: GuardContext,
+  metrics: ServerMetrics | undefined,
+): UntypedServiceImplementation {
+  const handlers = handlersFor(api, context);
+  const out: UntypedServiceImplementation = {};
+  for (const rpc of Object.keys(serviceDefinition(api))) {
+    const handler = handlers[rpc];
+    if (handler === undefined) throw new Error(`${api.endpoint}: no handler for ${rpc}.`);
+    const endpoint = `${api.group}-${api.version}`;
+    out[rpc] = unary(api, rpc, guarded(endpoint, `${api.group}.${rpc}`, handler, guard), metrics);
+  }
+  return out;
+}
+
+/** Every RPC the server serves, as `group.Method`. */
+export function servedMethods(): Set<string> {
+  return new Set(
+    servedApis.flatMap((api) =>
+      Object.keys(serviceDefinition(api)).map((rpc) => `${api.group}.${rpc}`),
+    ),
+  );
+}
+
+function refuseUnprotectedHost(simulate: boolean): void {
+  if (process.platform === "win32") {
+    // Node cannot give a named pipe a security descriptor, and a pipe with Windows' default DACL
+    // is what this server exists to fix (README: "Named pipes").
+    throw new CsiProxyError(
+      "Serving named pipes on Windows is not implemented yet: they would get the default DACL. Refusing to start.",
+      { code: "UNSUPPORTED" },
+    );
+  }
+  if (!simulate) {
+    throw new CsiProxyError(
+      `There is no Windows storage stack on ${process.platform}: pass --simulate to serve the simulated node.`,
+      { code: "UNSUPPORTED" },
+    );
+  }
+}
+
+function bind(server: Server, path: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.bindAsync(`unix:${path}`, ServerCredentials.createInsecure(), (error) => {
+      if (error) reject(error);
+      else resolve();
+    });
+  });
+}
+
+function shutdown(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    const force = setTimeout(() => server.forceShutdown(), shutdownGraceMs);
+    server.tryShutdown(() => {
+      clearTimeout(force);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Starts one gRPC server per served group-version, each on its own Unix socket in `socketDir`
+ * named as upstream's pipe, delegating every RPC to the library groups.
+ * @example
+ * ```ts
+ * const server = await startServer({
+ *   socketDir: "/run/csi-proxy",
+ *   simulate: true,
+ *   policy: "/etc/csi-proxy/policy.json",
+ * });
+ * console.log(server.endpoints["disk-v1"]); // "/run/csi-proxy/csi-proxy-disk-v1"
+ * await server.close();
+ * ```
+ */
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const simulate = options.simulate === true || options.scenarioFile !== undefined;
+  refuseUnprotectedHost(simulate);
+  const kubeletPath = windowsPath(options.kubeletPath ?? defaultKubeletPath);
+  const workingDirs = [...(options.workingDirs ?? []).map(windowsPath), kubeletPath];
+  const mode = options.socketMode ?? 0o600;
+  // Checked before anything starts: a bad policy is a start failure, never a silent allow.
+  const policy = loadPolicy(options.policy, { kubeletPath, workingDirs, methods: servedMethods() });
+  const identify = tokenIdentifier(options.tokens);
+  if (policy.namesServiceAccounts && options.tokens === undefined) {
+    throw new CsiProxyError(
+      `Policy ${policy.source} has rules for service accounts, but no --jwks-file or --jwks-url to verify their tokens.`,
+      { code: "INVALID_ARGUMENT" },
+    );
+  }
+  const node: ServedNode = simulate
+    ? await simulatedNode(workingDirs, options.scenarioFile)
+    : windowsNode(workingDirs);
+  const context: HandlerContext = {
+    groups: node.groups,
+    paths: node.paths,
+    workingDirs,
+    requirePrivacy: options.requirePrivacy ?? true,
+  };
+  const guard: GuardContext = {
+    policy,
+    authorizer: new Authorizer(node.groups),
+    identify,
+    audit: options.audit ?? ((line) => process.stderr.write(`${line}\n`)),
+  };
+  const metrics =
+    options.metricsBindAddress === undefined
+      ? undefined
+      : new ServerMetrics(
+          servedApis.flatMap((api) =>
+            Object.keys(serviceDefinition(api)).map((method) => ({
+              service: `${api.version}.${api.service}`,
+              method,
+            })),
+          ),
+        );
+  const servers: Server[] = [];
+  const endpoints: Record<string, string> = {};
+  const paths: string[] = [];
+  let metricsListener: MetricsListener | undefined;
+  try {
+    if (metrics !== undefined && options.metricsBindAddress !== undefined)
+      metricsListener = await serveMetrics(options.metricsBindAddress, metrics);
+    for (const api of servedApis) {
+      const server = new Server();
+      server.addService(serviceDefinition(api), implementation(api, context, guard, metrics));
+      servers.push(server);
+      const path = socketPath(options.socketDir, api.endpoint);
+      await prepareSocket(options.socketDir, path);
+      endpoints[`${api.group}-${api.version}`] = path;
+      paths.push(path);
+    }
+    await bindRestricted(paths, mode, () =>
+      Promise.all(servers.map((server, i) => bind(server, paths[i] ?? ""))),
+    );
+  } catch (error) {
+    for (const server of servers) server.forceShutdown();
+    await metricsListener?.close();
+    removeSockets(paths);
+    await node.close();
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    endpoints,
+    kubeletPath,
+    workingDirs,
+    simulator: node.simulator,
+    metricsAddress: metricsListener?.address,
+    policyWarning: policy.warning,
+    close() {
+      closing ??= (async () => {
+        try {
+          await Promise.all(servers.map(shutdown));
+        } finally {
+          await metricsListener?.close();
+          removeSockets(paths);
+          await node.close();
+        }
+      })();
+      return closing;
+    },
+  };
+}

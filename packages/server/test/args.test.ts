@@ -1,0 +1,111 @@
+import { describe, expect, it } from "vitest";
+import { parseCommand, UsageError } from "../src/args.js";
+
+describe("parseCommand", () => {
+  it("takes upstream's flags, in Go's single-dash spelling too", () => {
+    expect(
+      parseCommand([
+        "-kubelet-path",
+        "D:\\kubelet",
+        "--working-dir",
+        "C:\\a",
+        "-working-dir=C:\\b",
+        "-require-privacy=false",
+        "--socket-dir",
+        "/run/x",
+        "--policy",
+        "/etc/p.json",
+        "--audit-log",
+        "/var/log/a.jsonl",
+      ]),
+    ).toEqual({
+      help: false,
+      options: {
+        socketDir: "/run/x",
+        socketMode: 0o600,
+        simulate: false,
+        kubeletPath: "D:\\kubelet",
+        workingDirs: ["C:\\a", "C:\\b"],
+        requirePrivacy: false,
+        policy: "/etc/p.json",
+      },
+      auditLog: "/var/log/a.jsonl",
+    });
+  });
+
+  it("defaults: owner-only sockets, privacy required", () => {
+    expect(
+      parseCommand(["--socket-dir", "/s", "--simulate", "--policy", "v1-compatible"]),
+    ).toMatchObject({
+      options: { socketMode: 0o600, requirePrivacy: true, simulate: true, workingDirs: [] },
+    });
+    expect(
+      parseCommand([
+        "--socket-dir",
+        "/s",
+        "--require-privacy",
+        "--socket-mode",
+        "0660",
+        "--policy",
+        "p",
+      ]),
+    ).toMatchObject({
+      options: { socketMode: 0o660, requirePrivacy: true },
+    });
+  });
+
+  it.each([
+    [[], "--socket-dir is required"],
+    [["--socket-dir", "/s"], "--policy is required"],
+    [["--socket-dir", "/s", "--socket-mode", "0666"], "--socket-mode is 0600 or 0660"],
+    [["--socket-dir", "/s", "--require-privacy=maybe"], "--require-privacy takes true or false"],
+    [["--socket-dir", "/s", "--windows-service"], "not implemented yet"],
+    [["--socket-dir", "/s", "--bogus"], "Unknown option"],
+    [["--socket-dir", "/s", "extra"], "positional"],
+  ])("refuses %j", (argv, message) => {
+    expect(() => parseCommand(argv)).toThrow(UsageError);
+    expect(() => parseCommand(argv)).toThrow(message);
+  });
+
+  it("token flags: a JWKS file or URL, the audience (default csi-proxy) and issuer", () => {
+    const base = ["--socket-dir", "/s", "--policy", "p"];
+    expect(parseCommand([...base, "--jwks-file", "/k.json"])).toMatchObject({
+      options: { tokens: { jwksFile: "/k.json", audience: "csi-proxy" } },
+    });
+    expect(
+      parseCommand([
+        ...base,
+        "--jwks-url",
+        "https://x/jwks",
+        "--token-audience",
+        "a",
+        "--token-issuer",
+        "i",
+      ]),
+    ).toMatchObject({
+      options: { tokens: { jwksUrl: "https://x/jwks", audience: "a", issuer: "i" } },
+    });
+    expect(parseCommand(base)).not.toHaveProperty("options.tokens");
+    expect(() => parseCommand([...base, "--jwks-file", "a", "--jwks-url", "https://b"])).toThrow(
+      "not both",
+    );
+    expect(() => parseCommand([...base, "--token-audience", "a"])).toThrow(
+      "need --jwks-file or --jwks-url",
+    );
+    expect(() => parseCommand([...base, "--jwks-url", "file:///k"])).toThrow(
+      "must be an http(s) URL",
+    );
+  });
+
+  it("--simulate-scenario", () => {
+    expect(
+      parseCommand(["--socket-dir", "/s", "--policy", "p", "--simulate-scenario", "/x.json"]),
+    ).toMatchObject({
+      options: { scenarioFile: "/x.json", simulate: false },
+    });
+  });
+
+  it("--help", () => {
+    expect(parseCommand(["-h"])).toEqual({ help: true });
+  });
+});

@@ -1,0 +1,81 @@
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describeWithPwsh } from "@csi-proxy/test-utils";
+import { describe, expect, it } from "vitest";
+import { startBin } from "./harness.js";
+
+const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
+
+function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, ...argv], (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr });
+    });
+  });
+}
+
+describe("the bin without a node", () => {
+  it("--help prints the usage", async () => {
+    const ran = await run("--help");
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toContain("--socket-dir DIR");
+  });
+
+  it("bad usage exits 2 with the reason", async () => {
+    const ran = await run("--socket-dir", "/tmp/x", "--policy", "p", "--socket-mode", "0777");
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain("--socket-mode is 0600 or 0660");
+  });
+
+  it("on Linux without --simulate there is nothing to serve: exits 1 and binds nothing", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "csi-srv-")), "s");
+    const ran = await run("--socket-dir", dir, "--policy", "v1-compatible");
+    expect(ran.code).toBe(1);
+    expect(ran.stderr).toContain("UNSUPPORTED: There is no Windows storage stack");
+    expect(existsSync(dir)).toBe(false);
+  });
+});
+
+describeWithPwsh("the bin's sockets", (pwsh) => {
+  it("0660 on request; a stale socket is replaced, a live one or a file is refused", async () => {
+    const first = await startBin(pwsh, [
+      "--simulate",
+      "--policy",
+      "v1-compatible",
+      "--socket-mode",
+      "0660",
+    ]);
+    try {
+      for (const path of Object.values(first.ready.endpoints)) {
+        expect(statSync(path).mode & 0o777).toBe(0o660);
+      }
+      const again = await run(
+        "--simulate",
+        "--policy",
+        "v1-compatible",
+        "--socket-dir",
+        first.socketDir,
+      );
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain("Another server is listening on");
+      expect(readdirSync(first.socketDir)).toHaveLength(Object.keys(first.ready.endpoints).length);
+    } finally {
+      expect(await first.stop()).toBe(0);
+    }
+    // A socket nobody answers on (a server that was killed) is cleared.
+    const dir = first.socketDir;
+    const stale = createServer();
+    await new Promise<void>((resolve) => stale.listen(join(dir, "csi-proxy-disk-v1"), resolve));
+    await new Promise((resolve) => stale.close(resolve));
+    const second = await startBin(pwsh, ["--simulate", "--policy", "v1-compatible"]);
+    await second.stop();
+    writeFileSync(join(dir, "csi-proxy-disk-v1"), "not a socket");
+    const refused = await run("--simulate", "--policy", "v1-compatible", "--socket-dir", dir);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("exists and is not a socket");
+  });
+});

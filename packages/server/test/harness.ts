@@ -1,0 +1,76 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { servedApis } from "../src/endpoints.js";
+import { RawGrpcClient } from "./raw-grpc.js";
+
+const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
+
+/** The bin's ready line. */
+export interface Ready {
+  readonly ready: true;
+  readonly endpoints: Record<string, string>;
+  readonly kubeletPath: string;
+  readonly workingDirs: string[];
+  readonly pid: number;
+  readonly simulator: { readonly dir: string; readonly root: string };
+  readonly metricsAddress?: string;
+}
+
+/** The built bin, running as a child process. */
+export interface RunningBin {
+  readonly ready: Ready;
+  readonly socketDir: string;
+  readonly child: ChildProcess;
+  /** What it wrote to stderr so far. */
+  stderr(): string;
+  /** A raw client of an endpoint (`disk-v1`, ...), closed by {@link RunningBin.stop}. */
+  client(endpoint: string): RawGrpcClient;
+  /** SIGTERM, then the exit code once it is gone. */
+  stop(): Promise<number | null>;
+}
+
+/** Runs the built bin with these arguments (plus `--socket-dir` in a new temp folder) and waits for its ready line. */
+export async function startBin(pwsh: string, args: readonly string[]): Promise<RunningBin> {
+  const socketDir = join(mkdtempSync(join(tmpdir(), "csi-srv-")), "sockets");
+  const child = spawn(process.execPath, [bin, "--socket-dir", socketDir, ...args], {
+    env: { ...process.env, CSI_WINSIM_PWSH: pwsh },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => resolve(code)),
+  );
+  const lines = createInterface({ input: child.stdout });
+  const first = await new Promise<string>((resolve, reject) => {
+    lines.once("line", resolve);
+    void exited.then((code) =>
+      reject(new Error(`the bin exited (${code}) before it was ready: ${stderr}`)),
+    );
+  });
+  const ready = JSON.parse(first) as Ready;
+  const clients: RawGrpcClient[] = [];
+  return {
+    ready,
+    socketDir,
+    child,
+    stderr: () => stderr,
+    client(endpoint) {
+      const api = servedApis.find((a) => `${a.group}-${a.version}` === endpoint);
+      const path = ready.endpoints[endpoint];
+      if (api === undefined || path === undefined) throw new Error(`no endpoint ${endpoint}`);
+      const client = new RawGrpcClient(path, api.protoFile, `${api.version}.${api.service}`);
+      clients.push(client);
+      return client;
+    },
+    async stop() {
+      for (const client of clients) client.close();
+      child.kill("SIGTERM");
+      return exited;
+    },
+  };
+}

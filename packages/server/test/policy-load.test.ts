@@ -1,0 +1,149 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadPolicy } from "../src/policy/load.js";
+import { servedMethods } from "../src/server.js";
+
+const kubeletPath = "C:\\var\\lib\\kubelet";
+const settings = { kubeletPath, workingDirs: [kubeletPath], methods: servedMethods() };
+const local = { kind: "local", name: "local" } as const;
+
+function file(value: unknown): string {
+  const path = join(mkdtempSync(join(tmpdir(), "csi-policy-")), "policy.json");
+  writeFileSync(path, typeof value === "string" ? value : JSON.stringify(value));
+  return path;
+}
+
+const rule = { name: "r", callers: [{ local: true }], methods: ["disk.Rescan"] };
+
+describe("loadPolicy", () => {
+  it("compiles a driver's rule: its plugin folders and the pods' CSI volume folders", () => {
+    const policy = loadPolicy(
+      file({ version: 1, rules: [{ ...rule, driver: "smb.csi.k8s.io" }] }),
+      settings,
+    );
+    const grants = policy.grantsFor(local);
+    expect(grants?.rules).toEqual(["r"]);
+    expect(grants?.paths).toHaveLength(3);
+    expect(policy.warning).toBeUndefined();
+  });
+
+  it("service-account rules apply to that account only; local rules to token-less callers only", () => {
+    const policy = loadPolicy(
+      file({
+        version: 1,
+        rules: [
+          {
+            ...rule,
+            name: "sa",
+            callers: [{ serviceAccount: { namespace: "kube-system", name: "node" } }],
+          },
+          {
+            ...rule,
+            name: "ns",
+            callers: [{ serviceAccount: { namespace: "storage", name: "*" } }],
+          },
+          { ...rule, name: "local" },
+        ],
+      }),
+      settings,
+    );
+    const account = (namespace: string, serviceAccount: string) =>
+      ({
+        kind: "serviceAccount",
+        name: `serviceaccount:${namespace}/${serviceAccount}`,
+        namespace,
+        serviceAccount,
+      }) as const;
+    expect(policy.namesServiceAccounts).toBe(true);
+    expect(policy.grantsFor(account("kube-system", "node"))?.rules).toEqual(["sa"]);
+    expect(policy.grantsFor(account("storage", "any"))?.rules).toEqual(["ns"]);
+    expect(policy.grantsFor(account("kube-system", "other"))).toBeUndefined();
+    expect(policy.grantsFor(local)?.rules).toEqual(["local"]);
+  });
+
+  it("no rule for the caller: no grants (everything denied)", () => {
+    expect(loadPolicy(file({ version: 1, rules: [] }), settings).grantsFor(local)).toBeUndefined();
+  });
+
+  it.each([
+    ["not JSON", "{", "is not JSON"],
+    ["a missing field", { version: 1 }, "(top level) must have required property 'rules'"],
+    [
+      "an unknown field",
+      { version: 1, rules: [{ ...rule, pathz: [] }] },
+      "must NOT have additional properties (pathz)",
+    ],
+    ["a wrong version", { version: 2, rules: [] }, "/version must be equal to constant"],
+    [
+      "a bad method name",
+      { version: 1, rules: [{ ...rule, methods: ["disk"] }] },
+      "/rules/0/methods/0 must match pattern",
+    ],
+    [
+      "a method no API has",
+      { version: 1, rules: [{ ...rule, methods: ["disk.Format"] }] },
+      'rule "r" grants disk.Format, which no served API has',
+    ],
+    [
+      "a relative path",
+      { version: 1, rules: [{ ...rule, paths: ["var\\lib"] }] },
+      "/rules/0/paths/0 must match pattern",
+    ],
+    [
+      "a path with ..",
+      { version: 1, rules: [{ ...rule, paths: ["C:\\var\\..\\x"] }] },
+      "rule \"r\": The path contains a '..' segment",
+    ],
+    [
+      "a bad portal",
+      { version: 1, rules: [{ ...rule, iscsiPortals: ["10.0.0.1:99999"] }] },
+      "Not a target portal",
+    ],
+    ["two rules of one name", { version: 1, rules: [rule, rule] }, 'two rules are named "r"'],
+  ])("refuses %s, saying where", (_name, content, message) => {
+    const path = file(content);
+    expect(() => loadPolicy(path, settings)).toThrow(message);
+    expect(() => loadPolicy(path, settings)).toThrow(`Policy ${path}:`);
+  });
+
+  it("v1-compatible: everything but paths, and a warning", () => {
+    const policy = loadPolicy("v1-compatible", settings);
+    expect(policy.warning).toContain("as upstream v1 allows");
+    expect(policy.grantsFor(local)).toMatchObject({
+      disksAny: true,
+      volumes: "any",
+      services: "any",
+    });
+  });
+
+  it("reads YAML from a .yaml file, checked against the same schema", () => {
+    const dir = mkdtempSync(join(tmpdir(), "policy-yaml-"));
+    const good = join(dir, "policy.yaml");
+    writeFileSync(
+      good,
+      [
+        "version: 1",
+        "rules:",
+        "  - name: smb-driver",
+        "    callers: [{ local: true }]",
+        "    methods: [filesystem.*, smb.*]",
+        "    driver: smb.csi.k8s.io",
+        "    smbRemotePaths: ['\\\\files.example.com\\projects']",
+        "",
+      ].join("\n"),
+    );
+    expect(loadPolicy(good, settings).grantsFor(local)?.rules).toEqual(["smb-driver"]);
+    const bad = join(dir, "bad.yml");
+    writeFileSync(bad, "version: 1\nrules:\n  - name: r\n    methods: [disk.Rescan]\n");
+    expect(() => loadPolicy(bad, settings)).toThrow("does not match the policy schema");
+    const twice = join(dir, "twice.yaml");
+    writeFileSync(twice, "version: 1\nversion: 1\nrules: []\n");
+    expect(() => loadPolicy(twice, settings)).toThrow("is not YAML");
+  });
+
+  it("a missing file", () => {
+    expect(() => loadPolicy("/nonexistent/policy.json", settings)).toThrow("cannot be read");
+  });
+});
