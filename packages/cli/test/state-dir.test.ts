@@ -58,10 +58,11 @@ describeWithPwsh("--simulate --state-dir: one simulated node for several runs", 
     const prior = { TMPDIR: process.env.TMPDIR, CSI_WINSIM_PWSH: process.env.CSI_WINSIM_PWSH };
     Object.assign(process.env, { TMPDIR: tmp, CSI_WINSIM_PWSH: pwsh });
     const groups = await simulatedNodeGroups({ simulate: true }).finally(() => {
-      for (const [name, value] of Object.entries(prior)) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
+      // An unset variable goes back to unset: assigning undefined would set the string "undefined".
+      if (prior.TMPDIR === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = prior.TMPDIR;
+      if (prior.CSI_WINSIM_PWSH === undefined) delete process.env.CSI_WINSIM_PWSH;
+      else process.env.CSI_WINSIM_PWSH = prior.CSI_WINSIM_PWSH;
     });
     try {
       const [node] = readdirSync(tmp).filter((e) => e.startsWith("winsim-"));
