@@ -29,7 +29,9 @@ function invalid(message: string): CsiProxyError {
 /** The SID as it goes into the SDDL (aliases upper-case, `S-1-…` canonical), or throws. */
 function normaliseSid(raw: unknown): string {
   if (typeof raw !== "string" || raw.length === 0 || raw.length > 200) {
-    throw invalid(`pipe SID must be a non-empty string, got ${JSON.stringify(raw) ?? String(raw)}`);
+    throw invalid(
+      `pipe SID must be a non-empty string, got ${typeof raw === "string" ? JSON.stringify(raw) : typeof raw}`,
+    );
   }
   const upper = raw.trim().toUpperCase();
   const refused = REFUSED.get(upper);
