@@ -70,7 +70,7 @@ export const WIN32_PROTOTYPES = {
   GetLastError: { dll: "kernel32.dll", decl: "DWORD __stdcall GetLastError()" },
   ConvertStringSecurityDescriptorToSecurityDescriptorW: {
     dll: "advapi32.dll",
-    decl: "BOOL __stdcall ConvertStringSecurityDescriptorToSecurityDescriptorW(const char16_t *StringSecurityDescriptor, DWORD StringSDRevision, _Out_ void **SecurityDescriptor, _Out_ ULONG *SecurityDescriptorSize)",
+    decl: "BOOL __stdcall ConvertStringSecurityDescriptorToSecurityDescriptorW(const char16_t *StringSecurityDescriptor, DWORD StringSDRevision, _Out_ void **SecurityDescriptor, ULONG *SecurityDescriptorSize)",
   },
 } as const;
 
