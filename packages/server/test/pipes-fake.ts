@@ -80,6 +80,10 @@ export class FakePipes implements PipeApi {
 
   cancel(pipe: PipeHandle): void {
     this.calls.push(["cancel", pipe]);
+    this.#abort(pipe);
+  }
+
+  #abort(pipe: PipeHandle): void {
     const instance = this.#instances.get(pipe);
     if (instance === undefined) return;
     const aborted = (syscall: string) => new Win32Error(syscall, WinError.ERROR_OPERATION_ABORTED);
@@ -102,7 +106,7 @@ export class FakePipes implements PipeApi {
     this.calls.push(["close", pipe]);
     const instance = this.#instances.get(pipe);
     if (instance === undefined || instance.state === "closed") return;
-    this.cancel(pipe);
+    this.#abort(pipe);
     // Closing without a disconnect leaves what was written readable, then the client sees the end.
     instance.client?.push(null);
     instance.state = "closed";
