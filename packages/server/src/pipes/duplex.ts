@@ -1,0 +1,107 @@
+import { Duplex } from "node:stream";
+import { isPeerGone, type PipeApi, type PipeHandle } from "./api.js";
+
+/** Bytes asked of one ReadFile; an HTTP/2 frame header plus a default 16 KiB frame fits. */
+const READ_SIZE = 64 * 1024;
+
+/**
+ * One connected pipe instance as a Node stream, for `injectConnection`.
+ *
+ * A read is always pending while the consumer wants data and writes go out one at a time beside
+ * it (overlapped I/O), so an HTTP/2 peer waiting on our write is never stuck behind our read.
+ */
+export class PipeDuplex extends Duplex {
+  readonly #api: PipeApi;
+  readonly #pipe: PipeHandle;
+  #reading = false;
+  #released = false;
+
+  constructor(api: PipeApi, pipe: PipeHandle) {
+    // Pipes have no half-close: once either side is over, the whole instance is.
+    super({ allowHalfOpen: false });
+    this.#api = api;
+    this.#pipe = pipe;
+  }
+
+  override _read(): void {
+    if (this.#reading || this.#released) return;
+    this.#reading = true;
+    void this.#readLoop();
+  }
+
+  async #readLoop(): Promise<void> {
+    while (!this.#released) {
+      let chunk: Buffer;
+      try {
+        chunk = await this.#api.read(this.#pipe, READ_SIZE);
+      } catch (error) {
+        this.#reading = false;
+        if (this.#isReleased()) return;
+        // The client closing its end is how a pipe conversation ends, not a failure.
+        if (isPeerGone(error)) this.push(null);
+        else this.destroy(error as Error);
+        return;
+      }
+      if (this.#isReleased()) break;
+      if (chunk.length > 0 && !this.push(chunk)) break;
+    }
+    this.#reading = false;
+  }
+
+  override _write(
+    chunk: Buffer,
+    _encoding: BufferEncoding,
+    callback: (error?: Error | null) => void,
+  ): void {
+    this.#writeAll(chunk).then(
+      () => callback(),
+      (error: unknown) => callback(error as Error),
+    );
+  }
+
+  async #writeAll(chunk: Buffer): Promise<void> {
+    let rest = chunk;
+    while (rest.length > 0) {
+      const written = await this.#api.write(this.#pipe, rest);
+      // A blocking-mode pipe writes everything; a short count without progress would spin.
+      if (written <= 0) throw new Error(`WriteFile wrote ${written} of ${rest.length} bytes`);
+      rest = rest.subarray(written);
+    }
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    // No DisconnectNamedPipe: it would discard what the client has not read yet (the GOAWAY).
+    this.#release(false);
+    this.push(null);
+    callback();
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.#release(true);
+    callback(error);
+  }
+
+  // A method, not the field, so the check after an await is not narrowed away.
+  #isReleased(): boolean {
+    return this.#released;
+  }
+
+  /** Cancels pending I/O and closes the instance, once; `disconnect` also drops the client. */
+  #release(disconnect: boolean): void {
+    if (this.#released) return;
+    this.#released = true;
+    const steps = [
+      () => this.#api.cancel(this.#pipe),
+      ...(disconnect ? [() => this.#api.disconnect(this.#pipe)] : []),
+      () => this.#api.close(this.#pipe),
+    ];
+    // Each step runs even if one before it fails: a handle must not leak because a cancel did.
+    for (const step of steps) {
+      try {
+        step();
+      } catch {
+        /* the handle is being discarded; nothing useful to report */
+      }
+    }
+  }
+}
