@@ -21,13 +21,17 @@ export type Command =
 export class UsageError extends Error {}
 
 /** The bin's `--help` text. */
-export const usage = `Usage: csi-proxy-server --socket-dir DIR [options]
+export const usage = `Usage: csi-proxy-server --policy FILE [--socket-dir DIR] [options]
 
 Serves upstream csi-proxy's v1 gRPC API (one endpoint per group-version, named as
-upstream's pipes: csi-proxy-disk-v1, ...) through csi-proxy for TypeScript.
+upstream's pipes: csi-proxy-disk-v1, ...) through csi-proxy for TypeScript. On Windows
+the endpoints are named pipes (\\\\.\\pipe\\csi-proxy-...) that only SYSTEM and
+Administrators may open; elsewhere they are Unix sockets in --socket-dir.
 
 Options:
-  --socket-dir DIR        folder for the endpoints' Unix sockets (required)
+  --socket-dir DIR        folder for the endpoints' Unix sockets (required off Windows)
+  --pipe-sid SID          on Windows, also admit this SID to the pipes (repeatable; never
+                          Everyone, Anonymous or Authenticated Users)
   --socket-mode MODE      0600 (default: the owner only) or 0660 (the owner's group too)
   --simulate              serve a simulated Windows node (@csi-proxy/winsim); C:\\ is its root
   --simulate-scenario FILE  the simulated node from a winsim ScenarioSpec (JSON); implies --simulate
@@ -97,7 +101,10 @@ function tokenSettings(values: Readonly<Record<string, unknown>>): TokenSettings
 }
 
 /** Parses the bin's arguments; throws {@link UsageError} with a one-line reason. */
-export function parseCommand(argv: readonly string[]): Command {
+export function parseCommand(
+  argv: readonly string[],
+  platform: NodeJS.Platform = process.platform,
+): Command {
   let values;
   try {
     ({ values } = parseArgs({
@@ -106,6 +113,7 @@ export function parseCommand(argv: readonly string[]): Command {
       allowPositionals: false,
       options: {
         "socket-dir": { type: "string" },
+        "pipe-sid": { type: "string", multiple: true },
         "socket-mode": { type: "string" },
         simulate: { type: "boolean" },
         "simulate-scenario": { type: "string" },
@@ -133,8 +141,18 @@ export function parseCommand(argv: readonly string[]): Command {
       throw new UsageError(`--${flag}: ${why}.`);
   }
   const socketDir = values["socket-dir"];
-  if (socketDir === undefined || socketDir === "")
-    throw new UsageError("--socket-dir is required.");
+  const pipeSids = values["pipe-sid"];
+  if (platform === "win32") {
+    if (socketDir !== undefined)
+      throw new UsageError(
+        "--socket-dir is for Unix sockets; on Windows the endpoints are named pipes.",
+      );
+  } else {
+    if (socketDir === undefined || socketDir === "")
+      throw new UsageError("--socket-dir is required.");
+    if (pipeSids !== undefined)
+      throw new UsageError("--pipe-sid applies to Windows named pipes only.");
+  }
   const mode = values["socket-mode"];
   if (mode !== undefined && mode !== "0600" && mode !== "0660") {
     throw new UsageError(`--socket-mode is 0600 or 0660, not ${JSON.stringify(mode)}.`);
@@ -153,7 +171,8 @@ export function parseCommand(argv: readonly string[]): Command {
   return {
     help: false,
     options: {
-      socketDir,
+      ...(socketDir === undefined ? {} : { socketDir }),
+      ...(pipeSids === undefined ? {} : { namedPipes: { sids: pipeSids } }),
       socketMode: mode === "0660" ? 0o660 : 0o600,
       simulate: values.simulate === true,
       ...(kubeletPath === undefined ? {} : { kubeletPath }),

@@ -1,6 +1,5 @@
 import {
   Server,
-  ServerCredentials,
   status,
   type ServerUnaryCall,
   type sendUnaryData,
@@ -18,7 +17,14 @@ import { windowsPath } from "./paths.js";
 import { Authorizer } from "./policy/authorize.js";
 import { loadPolicy } from "./policy/load.js";
 import { serviceDefinition } from "./proto.js";
-import { bindRestricted, prepareSocket, removeSockets, socketPath } from "./sockets.js";
+import { pipeSddl } from "./pipes/sddl.js";
+import {
+  listenOnPipes,
+  listenOnSockets,
+  type EndpointServer,
+  type Listening,
+  type NamedPipeOptions,
+} from "./transport.js";
 import { serveMetrics, type MetricsListener } from "./metrics/listener.js";
 import { ServerMetrics } from "./metrics/registry.js";
 import { grpcStatusOf } from "./status.js";
@@ -26,8 +32,13 @@ import { detailsOf } from "./upstream-text.js";
 
 /** Options of {@link startServer}; the bin's flags map onto them one to one. */
 export interface ServerOptions {
-  /** The folder for the endpoints' Unix sockets (`--socket-dir`). */
-  readonly socketDir: string;
+  /** The folder for the endpoints' Unix sockets (`--socket-dir`); needed off Windows. */
+  readonly socketDir?: string;
+  /**
+   * Serve Windows named pipes (`\\.\pipe\csi-proxy-<group>-<version>`) with a DACL of SYSTEM and
+   * Administrators; the default on Windows. `sids` (`--pipe-sid`) admits more.
+   */
+  readonly namedPipes?: NamedPipeOptions;
   /** The sockets' mode: owner-only 0o600 (default) or 0o660 for the owner's group. */
   readonly socketMode?: 0o600 | 0o660;
   /** `--simulate`: serve the simulated node of `@csi-proxy/winsim` instead of this machine. */
@@ -145,30 +156,13 @@ export function servedMethods(): Set<string> {
   );
 }
 
-function refuseUnprotectedHost(simulate: boolean): void {
-  if (process.platform === "win32") {
-    // Node cannot give a named pipe a security descriptor, and a pipe with Windows' default DACL
-    // is what this server exists to fix (README: "Named pipes").
-    throw new CsiProxyError(
-      "Serving named pipes on Windows is not implemented yet: they would get the default DACL. Refusing to start.",
-      { code: "UNSUPPORTED" },
-    );
-  }
-  if (!simulate) {
+function refuseMissingHost(simulate: boolean): void {
+  if (!simulate && process.platform !== "win32") {
     throw new CsiProxyError(
       `There is no Windows storage stack on ${process.platform}: pass --simulate to serve the simulated node.`,
       { code: "UNSUPPORTED" },
     );
   }
-}
-
-function bind(server: Server, path: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.bindAsync(`unix:${path}`, ServerCredentials.createInsecure(), (error) => {
-      if (error) reject(error);
-      else resolve();
-    });
-  });
 }
 
 function shutdown(server: Server): Promise<void> {
@@ -182,8 +176,9 @@ function shutdown(server: Server): Promise<void> {
 }
 
 /**
- * Starts one gRPC server per served group-version, each on its own Unix socket in `socketDir`
- * named as upstream's pipe, delegating every RPC to the library groups.
+ * Starts one gRPC server per served group-version, each on its own endpoint named as upstream's
+ * pipe (a named pipe on Windows, a Unix socket in `socketDir` elsewhere), delegating every RPC to
+ * the library groups.
  * @example
  * ```ts
  * const server = await startServer({
@@ -197,10 +192,12 @@ function shutdown(server: Server): Promise<void> {
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const simulate = options.simulate === true || options.scenarioFile !== undefined;
-  refuseUnprotectedHost(simulate);
+  refuseMissingHost(simulate);
+  const pipes = options.namedPipes ?? (process.platform === "win32" ? {} : undefined);
+  // A SID that would open the pipes too wide is refused before the node is touched.
+  if (pipes !== undefined) pipeSddl(pipes.sids ?? []);
   const kubeletPath = windowsPath(options.kubeletPath ?? defaultKubeletPath);
   const workingDirs = [...(options.workingDirs ?? []).map(windowsPath), kubeletPath];
-  const mode = options.socketMode ?? 0o600;
   // Checked before anything starts: a bad policy is a start failure, never a silent allow.
   const policy = loadPolicy(options.policy, { kubeletPath, workingDirs, methods: servedMethods() });
   const identify = tokenIdentifier(options.tokens);
@@ -236,35 +233,29 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
             })),
           ),
         );
-  const servers: Server[] = [];
-  const endpoints: Record<string, string> = {};
-  const paths: string[] = [];
+  const servers: EndpointServer[] = servedApis.map((api) => {
+    const server = new Server();
+    server.addService(serviceDefinition(api), implementation(api, context, guard, metrics));
+    return { api, server };
+  });
   let metricsListener: MetricsListener | undefined;
+  let listening: Listening;
   try {
     if (metrics !== undefined && options.metricsBindAddress !== undefined)
       metricsListener = await serveMetrics(options.metricsBindAddress, metrics);
-    for (const api of servedApis) {
-      const server = new Server();
-      server.addService(serviceDefinition(api), implementation(api, context, guard, metrics));
-      servers.push(server);
-      const path = socketPath(options.socketDir, api.endpoint);
-      await prepareSocket(options.socketDir, path);
-      endpoints[`${api.group}-${api.version}`] = path;
-      paths.push(path);
-    }
-    await bindRestricted(paths, mode, () =>
-      Promise.all(servers.map((server, i) => bind(server, paths[i] ?? ""))),
-    );
+    listening =
+      pipes === undefined
+        ? await listenOnSockets(servers, options.socketDir, options.socketMode ?? 0o600)
+        : await listenOnPipes(servers, pipes);
   } catch (error) {
-    for (const server of servers) server.forceShutdown();
+    for (const { server } of servers) server.forceShutdown();
     await metricsListener?.close();
-    removeSockets(paths);
     await node.close();
     throw error;
   }
   let closing: Promise<void> | undefined;
   return {
-    endpoints,
+    endpoints: listening.endpoints,
     kubeletPath,
     workingDirs,
     simulator: node.simulator,
@@ -273,10 +264,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     close() {
       closing ??= (async () => {
         try {
-          await Promise.all(servers.map(shutdown));
+          await Promise.all(servers.map(({ server }) => shutdown(server)));
         } finally {
+          await listening.close();
           await metricsListener?.close();
-          removeSockets(paths);
           await node.close();
         }
       })();

@@ -67,6 +67,19 @@ describe("parseCommand", () => {
     expect(() => parseCommand(argv)).toThrow(message);
   });
 
+  it("on Windows: named pipes, no --socket-dir; --pipe-sid admits more SIDs", () => {
+    expect(parseCommand(["--policy", "p"], "win32")).toMatchObject({ options: { policy: "p" } });
+    expect(
+      parseCommand(["--policy", "p", "--pipe-sid", "S-1-5-32-545", "--pipe-sid", "NS"], "win32"),
+    ).toMatchObject({ options: { namedPipes: { sids: ["S-1-5-32-545", "NS"] } } });
+    expect(() => parseCommand(["--policy", "p", "--socket-dir", "C:\\s"], "win32")).toThrow(
+      "on Windows the endpoints are named pipes",
+    );
+    expect(() =>
+      parseCommand(["--socket-dir", "/s", "--policy", "p", "--pipe-sid", "NS"], "linux"),
+    ).toThrow("--pipe-sid applies to Windows named pipes only");
+  });
+
   it("token flags: a JWKS file or URL, the audience (default csi-proxy) and issuer", () => {
     const base = ["--socket-dir", "/s", "--policy", "p"];
     expect(parseCommand([...base, "--jwks-file", "/k.json"])).toMatchObject({

@@ -3,6 +3,7 @@
 // server's @grpc/grpc-js + @grpc/proto-loader stack but the wire.
 import { connect, constants, type ClientHttp2Session } from "node:http2";
 import { connect as connectSocket } from "node:net";
+import type { Duplex } from "node:stream";
 import { fileURLToPath } from "node:url";
 import protobuf from "protobufjs";
 
@@ -51,13 +52,18 @@ export class RawGrpcClient {
 
   /**
    * `protoFile` like `disk/v1/api.proto`; `service` like `v1.Disk`; `sentAs` the service name the
-   * calls' paths carry, by default `service` (another, to call a method an older version lacks).
+   * calls' paths carry, by default `service` (another, to call a method an older version lacks);
+   * `dial` opens the connection, by default to `socketPath` (a fake named pipe in tests).
    */
-  constructor(socketPath: string, protoFile: string, service: string, sentAs = service) {
+  constructor(
+    socketPath: string,
+    protoFile: string,
+    service: string,
+    sentAs = service,
+    dial: () => Duplex = () => connectSocket(socketPath),
+  ) {
     this.#sentAs = sentAs;
-    this.#session = connect("http://localhost", {
-      createConnection: () => connectSocket(socketPath),
-    });
+    this.#session = connect("http://localhost", { createConnection: dial });
     this.#session.on("error", () => undefined);
     // Field names as the proto spells them (upstream mixes disk_number, diskIDs, MutualChapSecret).
     this.#root = new protobuf.Root().loadSync(protoRoot + protoFile, { keepCase: true });
