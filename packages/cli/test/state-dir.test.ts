@@ -59,7 +59,7 @@ describeWithPwsh("--simulate --state-dir: one simulated node for several runs", 
     Object.assign(process.env, { TMPDIR: tmp, CSI_WINSIM_PWSH: pwsh });
     const groups = await simulatedNodeGroups({ simulate: true }).finally(() => {
       for (const [name, value] of Object.entries(prior)) {
-        if (value === undefined) delete process.env[name];
+        if (value === undefined) Reflect.deleteProperty(process.env, name);
         else process.env[name] = value;
       }
     });

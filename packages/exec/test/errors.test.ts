@@ -72,7 +72,7 @@ describe("failureReason", () => {
   const failed = new PowerShellError("disk.get failed: General failure.", {
     code: "COMMAND_FAILED",
     scriptName: "disk.get",
-    mode: "persistent",
+    mode: "session",
     durationMs: 3,
   });
 
@@ -87,7 +87,7 @@ describe("failureReason", () => {
     const timedOut = new PowerShellError("disk.get timed out after 1000 ms.", {
       code: "TIMEOUT",
       scriptName: "disk.get",
-      mode: "persistent",
+      mode: "session",
       durationMs: 1000,
     });
     expect(failureReason(timedOut)).toBe("disk.get timed out after 1000 ms.");
