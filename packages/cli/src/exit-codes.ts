@@ -7,22 +7,39 @@ import type { CsiProxyErrorCode } from "@csi-proxy/exec";
  * These numbers are part of the command's contract: they never change meaning.
  */
 export const exitCodes = Object.freeze({
+  /** Success. */
   OK: 0,
+  /** An unexpected failure: a bug, or an error without a code. */
   UNEXPECTED: 1,
+  /** Bad usage, or a changing command without `--yes` and no terminal to confirm on. */
   USAGE: 2,
+  /** The confirmation was answered no: nothing was changed. */
   DECLINED: 3,
+  /** The library refused a value before touching the host. */
   INVALID_ARGUMENT: 10,
+  /** The disk, volume, service, portal or mapping does not exist. */
   NOT_FOUND: 11,
+  /** The object exists already. */
   ALREADY_EXISTS: 12,
+  /** The object is in a state that conflicts with the request. */
   CONFLICT: 13,
+  /** Windows denied access (run as Administrator). */
   PERMISSION_DENIED: 14,
+  /** The host is not in the state the operation needs. */
   FAILED_PRECONDITION: 15,
+  /** This Windows lacks the feature or module. */
   UNSUPPORTED: 16,
+  /** A PowerShell command failed. */
   COMMAND_FAILED: 17,
+  /** A call took longer than allowed. */
   TIMEOUT: 18,
+  /** A call was cancelled. */
   ABORTED: 19,
+  /** PowerShell exited during a call. */
   PROCESS_EXITED: 20,
+  /** PowerShell's output could not be read. */
   PARSE_FAILED: 21,
+  /** PowerShell (powershell.exe or pwsh) was not found. */
   EXECUTABLE_NOT_FOUND: 22,
 } as const satisfies Record<
   CsiProxyErrorCode | "OK" | "UNEXPECTED" | "USAGE" | "DECLINED",

@@ -14,8 +14,11 @@ export type CliInput = Readable & {
 
 /** The program's streams, injected so it runs in-process under test exactly as from the shell. */
 export interface CliIo {
+  /** Where results go: tables, or JSON with `--json`. */
   readonly stdout: CliOutput;
+  /** Where progress, prompts and errors go. */
   readonly stderr: CliOutput;
+  /** Where the confirmation prompt reads its answer. */
   readonly stdin: CliInput;
 }
 

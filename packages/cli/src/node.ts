@@ -7,10 +7,15 @@ import { Volume } from "@csi-proxy/volume";
 
 /** The API groups the commands read (and, after confirmation, change) the node through. */
 export interface CliGroups {
+  /** The Disk group. */
   readonly disk: Disk;
+  /** The Volume group. */
   readonly volume: Volume;
+  /** The Smb group. */
   readonly smb: Smb;
+  /** The iSCSI group. */
   readonly iscsi: Iscsi;
+  /** The System group. */
   readonly system: System;
   /** Ends whatever the factory started (PowerShell processes, a simulated host). */
   close(): Promise<void>;

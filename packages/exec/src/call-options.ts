@@ -3,8 +3,8 @@ import { isAbortSignal, maxTimeoutMs, ownField, positiveInteger } from "./run-op
 
 /**
  * The second argument of every group method: the caller's deadline and cancellation, with the
- * names and meaning of {@link RunOptions}, but covering the whole method (lock waits, every
- * script it runs, the Node-side work), not each script.
+ * names and meaning of {@link @csi-proxy/exec!RunOptions}, but covering the whole method (lock
+ * waits, every script it runs, the Node-side work), not each script.
  */
 export interface CallOptions {
   /** Give up (`ABORTED`) when this aborts; a running script's process is ended and replaced. */
@@ -23,7 +23,9 @@ export interface CallOptions {
 
 /** {@link CallOptions} once checked. */
 export interface CheckedCallOptions {
+  /** The caller's signal; `undefined` without one. */
   readonly signal: AbortSignal | undefined;
+  /** The checked timeout in milliseconds; `undefined` without one. */
   readonly timeoutMs: number | undefined;
   /** Epoch milliseconds; `undefined` without a deadline (or with `Infinity`). */
   readonly deadline: number | undefined;

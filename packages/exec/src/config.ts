@@ -22,7 +22,8 @@ export interface PowerShellOptions {
   /**
    * Session mode: keep this many processes running through idle periods, and start a
    * replacement when one is ended (e.g. by a cancelled call), so calls never wait for a process
-   * start. At most `poolSize`. Default 0. Start them with {@link PowerShell.warmUp}.
+   * start. At most `poolSize`. Default 0. Start them with
+   * {@link @csi-proxy/exec!PowerShell.warmUp}.
    */
   keepWarm?: number;
   /** Environment variables added to (or overriding) the inherited environment. */

@@ -58,8 +58,11 @@ export interface ExecErrorEvent extends ExecStartEvent {
 
 /** The payload each of {@link execChannels} carries, by channel key. */
 export interface ExecChannelEvents {
+  /** The payload of the `start` channel. */
   readonly start: ExecStartEvent;
+  /** The payload of the `end` channel. */
   readonly end: ExecEndEvent;
+  /** The payload of the `error` channel. */
   readonly error: ExecErrorEvent;
 }
 

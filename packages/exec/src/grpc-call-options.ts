@@ -30,7 +30,10 @@ export interface GrpcCallOptionsSettings {
 }
 
 /** What the helpers build: always a signal, and the absolute deadline when the client set one. */
-export type HandlerCallOptions = CallOptions & { signal: AbortSignal };
+export type HandlerCallOptions = CallOptions & {
+  /** Aborts when the client cancels or the call's deadline passes. */
+  signal: AbortSignal;
+};
 
 /**
  * The call options for every library call one `@grpc/grpc-js` handler makes: the client's

@@ -72,6 +72,8 @@ export interface HostLogout {
 
 /** A disk of a target's session: its Windows number and its LUN (`null` when Windows does not say). */
 export interface HostTargetDisk {
+  /** The disk's Windows disk number. */
   readonly diskNumber: number;
+  /** The LUN it is, from the disk's Location; `null` when Windows does not say. */
   readonly lun: number | null;
 }

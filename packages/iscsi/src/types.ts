@@ -117,7 +117,9 @@ export interface GetTargetDisksResponse {
 
 /** A disk of a target: its Windows disk number and the LUN it is. */
 export interface TargetDisk {
+  /** The disk's Windows disk number. */
   readonly diskId: number;
+  /** The LUN it is, from the disk's Location; `null` when Windows does not say. */
   readonly lun: number | null;
 }
 

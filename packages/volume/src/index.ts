@@ -8,6 +8,7 @@ export type {
   VolumeHost,
   VolumeInfo,
   PartitionSizes,
+  PartitionLayout,
   MountOutcome,
   UnmountOutcome,
   PathLookup,

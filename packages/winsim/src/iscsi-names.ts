@@ -5,7 +5,9 @@ import type { SimState } from "./types.js";
 
 /** One name the simulated host resolves, with every address it resolves to, in order. */
 export interface IscsiHostNameState {
+  /** The host name, as first declared. */
   name: string;
+  /** The addresses it resolves to, in order. */
   addresses: string[];
 }
 

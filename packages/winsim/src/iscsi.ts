@@ -24,9 +24,15 @@ export interface IscsiTargetSpec {
   /** The target's IQN as the target spells it (Get-IscsiTarget shows it so; sessions lower-case it). */
   iqn: string;
   /** One-way CHAP: the user name and secret the initiator must present. Absent: no CHAP. */
-  chap?: { username: string; secret: string };
+  chap?: {
+    /** The CHAP user name the initiator must present. */
+    username: string;
+    /** The CHAP secret the initiator must present. */
+    secret: string;
+  };
   /** Mutual CHAP: the secret the target presents, which must equal the initiator's (Set-IscsiChapSecret). */
   mutualChapSecret?: string;
+  /** The target's LUNs, which become disks while a session is logged in. */
   luns?: readonly IscsiLunSpec[];
 }
 
@@ -46,6 +52,7 @@ export interface IscsiServerSpec {
    * goes to `address`.
    */
   redirectTo?: string;
+  /** The targets the server offers. */
   targets?: readonly IscsiTargetSpec[];
 }
 
@@ -54,7 +61,12 @@ export interface IscsiSpec {
   /** Reachable servers; any other address is unreachable (0xefff0003). */
   servers?: readonly IscsiServerSpec[];
   /** Portals registered (and discovered) already. */
-  portals?: readonly { address: string; port?: number }[];
+  portals?: readonly {
+    /** The portal's address: an IP, `localhost`, or one of the servers' `names`. */
+    address: string;
+    /** The portal's port. Default 3260. */
+    port?: number;
+  }[];
   /** The initiator's node-wide mutual CHAP secret. */
   mutualChapSecret?: string;
   /** The MSiSCSI service; false makes every iSCSI cmdlet fail with 0xefff003e. Default true. */
@@ -65,18 +77,27 @@ export interface IscsiSpec {
 
 /** A LUN at rest: its disk (the number is a placeholder until login), partitions and volumes. */
 export interface IscsiLunState {
+  /** The LUN number. */
   lun: number;
+  /** The LUN's disk; its `number` is a placeholder until a login gives it one. */
   disk: DiskState;
+  /** The disk's partitions. */
   partitions: PartitionState[];
+  /** The volumes of those partitions. */
   volumes: VolumeState[];
 }
 
 /** A target in state.json, with its LUNs at rest while no session exposes them. */
 export interface IscsiTargetState {
+  /** The target's IQN as the target spells it. */
   iqn: string;
+  /** The one-way CHAP user name the initiator must present; null without CHAP. */
   chapUsername: string | null;
+  /** The one-way CHAP secret the initiator must present; null without CHAP. */
   chapSecret: string | null;
+  /** The secret the target presents in mutual CHAP; null for none. */
   mutualChapSecret: string | null;
+  /** The target's LUNs at rest. */
   luns: IscsiLunState[];
 }
 
@@ -84,73 +105,116 @@ export interface IscsiTargetState {
 export interface IscsiServerState {
   /** An IP address. */
   address: string;
+  /** The TCP port it listens on. */
   port: number;
   /** The data address logins are redirected to; `null` when they stay at `address`. */
   redirectTo: string | null;
+  /** The targets it offers. */
   targets: IscsiTargetState[];
 }
 
 /** A registered discovery portal (MSFT_iSCSITargetPortal) and the IQNs its last discovery found. */
 export interface IscsiPortalState {
+  /** The portal's address as it was registered: an IP or a host name. */
   address: string;
+  /** The portal's TCP port. */
   port: number;
+  /** The initiator instance given at registration; null when none was. */
   initiatorInstanceName: string | null;
+  /** The initiator address given at registration; null when none was. */
   initiatorPortalAddress: string | null;
+  /** Whether header digests were asked for at registration. */
   isHeaderDigest: boolean;
+  /** Whether data digests were asked for at registration. */
   isDataDigest: boolean;
+  /** The IQNs of the targets the last discovery through it found. */
   discovered: string[];
 }
 
 /** One connection of a session in state.json (initiator and target addresses and ports). */
 export interface IscsiConnectionState {
+  /** MSFT_iSCSIConnection.ConnectionIdentifier. */
   connectionIdentifier: string;
+  /** The target's IP address the connection goes to (a redirected login's data address). */
   targetAddress: string;
+  /** The target's TCP port. */
   targetPort: number;
+  /** The initiator's address (`0.0.0.0` in the simulator). */
   initiatorAddress: string;
+  /** The initiator's TCP port. */
   initiatorPort: number;
 }
 
 /** A logged-in session; `disks` are the LUNs' disk numbers in the Storage state while it lasts. */
 export interface IscsiSessionState {
+  /** MSFT_iSCSISession.SessionIdentifier. */
   sessionIdentifier: string;
+  /** MSFT_iSCSISession.InitiatorSideIdentifier. */
   initiatorSideIdentifier: string;
+  /** MSFT_iSCSISession.TargetSideIdentifier. */
   targetSideIdentifier: string;
   /** Lower-cased, as Get-IscsiSession reports it (PowerShell/PowerShell#17306). */
   targetNodeAddress: string;
+  /** `NONE`, `ONEWAYCHAP` or `MUTUALCHAP`, as the login asked. */
   authenticationType: string;
+  /** Whether the session is a persistent login, which `favorites` records. */
   isPersistent: boolean;
+  /** MSFT_iSCSISession.IsMultipathEnabled, as the login (or Register-IscsiSession) set it. */
   isMultipathEnabled: boolean;
+  /** The session's connections. */
   connections: IscsiConnectionState[];
-  disks: { lun: number; diskNumber: number }[];
+  /** The LUNs' disks while the session lasts. */
+  disks: {
+    /** The LUN. */
+    lun: number;
+    /** The Windows disk number the LUN has for this session. */
+    diskNumber: number;
+  }[];
 }
 
 /** A persistent login ("favorite target"): Windows logs in again at boot until it is unregistered. */
 export interface IscsiFavoriteState {
+  /** The identifier of the session the persistent login was made from. */
   sessionIdentifier: string;
+  /** The target's IQN, lower-cased as the session reports it. */
   targetNodeAddress: string;
+  /** The address the session's connection went to. */
   targetAddress: string;
+  /** The port the session's connection went to. */
   targetPort: number;
+  /** `NONE`, `ONEWAYCHAP` or `MUTUALCHAP`, as the login asked. */
   authenticationType: string;
+  /** The CHAP user name given with the login (or registration); null when none was. */
   chapUsername: string | null;
+  /** Whether multipath was enabled for the session. */
   isMultipathEnabled: boolean;
 }
 
 /** The initiator side in state.json: node address, mutual CHAP secret, service state. */
 export interface IscsiInitiatorState {
+  /** The initiator's IQN. */
   nodeAddress: string;
+  /** The node-wide mutual CHAP secret (Set-IscsiChapSecret); null for none. */
   mutualChapSecret: string | null;
+  /** Whether the MSiSCSI service runs; false makes every iSCSI cmdlet fail. */
   serviceRunning: boolean;
 }
 
 /** This area's part of state.json. */
 export interface IscsiState {
+  /** The format's version. */
   readonly version: 1;
+  /** The initiator side. */
   initiator: IscsiInitiatorState;
   /** The name table: `localhost` and the servers' names (edit it to make a name stop resolving). */
   hosts: IscsiHostNameState[];
+  /** The reachable iSCSI servers. */
   servers: IscsiServerState[];
+  /** The registered discovery portals. */
   portals: IscsiPortalState[];
+  /** The logged-in sessions. */
   sessions: IscsiSessionState[];
+  /** The persistent logins. */
   favorites: IscsiFavoriteState[];
   /** The last session serial, so identifiers stay unique across processes. */
   lastSession: number;

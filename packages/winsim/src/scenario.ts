@@ -26,13 +26,17 @@ let guids = new GuidSource();
 
 /** A mount the simulator must create on disk: a Linux folder linked to a volume's backing folder. */
 export interface MountSpec {
+  /** The Linux folder to create, with a trailing `/`. */
   path: string;
+  /** The GUID of the volume whose backing folder it links to. */
   volume: string;
 }
 
 /** What `buildScenario` makes of a spec: the state.json content and the mount links to create. */
 export interface BuiltScenario {
+  /** The state.json content. */
   state: SimState;
+  /** The mount links to create. */
   mounts: MountSpec[];
 }
 

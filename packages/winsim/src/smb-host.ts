@@ -72,7 +72,14 @@ export function setSmbMappingStatus(
 
 /** The link-host shape the SMB group uses (`readLink` and `createLink` are all this needs). */
 export interface UncLinkHost {
-  readLink(path: string): Promise<{ readonly kind: string; readonly target?: string }>;
+  /** What is at `path`, links not followed; a link reports its target as stored. */
+  readLink(path: string): Promise<{
+    /** What the entry is, e.g. `link`, `directory` or `missing`. */
+    readonly kind: string;
+    /** A link's target as stored. */
+    readonly target?: string;
+  }>;
+  /** Creates `path` as a directory symbolic link to `target`. */
   createLink(path: string, target: string): Promise<void>;
 }
 

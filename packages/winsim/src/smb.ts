@@ -4,12 +4,19 @@ import { createHash } from "node:crypto";
 
 /** MSFT_SmbGlobalMapping.Status codes by the name Get-SmbGlobalMapping shows. */
 export const smbStatuses = {
+  /** The connection is valid. */
   OK: 0,
+  /** The connection is paused. */
   Paused: 1,
+  /** The connection is disconnected (its session was lost). */
   Disconnected: 2,
+  /** A network error occurred. */
   NetworkError: 3,
+  /** The connection is being made. */
   Connecting: 4,
+  /** The connection is being made again. */
   Reconnecting: 5,
+  /** The connection is unavailable. */
   Unavailable: 6,
 } as const;
 
@@ -18,6 +25,7 @@ export type SmbStatusName = keyof typeof smbStatuses;
 
 /** A share on a simulated server; its files live in `<sim.dir>/shares/<server>/<share>/`. */
 export interface SmbShareSpec {
+  /** The share's name, as it appears in `\\server\share`. */
   name: string;
   /** Accounts of the server allowed on this share (others get error 5). Default: all of them. */
   users?: readonly string[];
@@ -42,12 +50,15 @@ export interface SmbServerSpec {
 
 /** A global mapping that exists when the host starts. */
 export interface SmbMappingSpec {
+  /** The mapped share, `\\server\share`. */
   remotePath: string;
   /** An account of the mapped server; absent: mapped without a credential (the computer account). */
   user?: string;
   /** Drive letter (`G:`); default none. */
   localPath?: string;
+  /** The mapping's status, by name or raw code. Default `OK`. */
   status?: SmbStatusName | number;
+  /** Whether the mapping requires SMB encryption. Default true. */
   requirePrivacy?: boolean;
   /** Mapped with a password the server no longer accepts (the password changed since). */
   stale?: boolean;
@@ -55,18 +66,23 @@ export interface SmbMappingSpec {
 
 /** What a scenario declares for this area. */
 export interface SmbSpec {
+  /** The simulated SMB servers. */
   servers?: readonly SmbServerSpec[];
+  /** The global mappings the host starts with. */
   mappings?: readonly SmbMappingSpec[];
 }
 
 /** A server account; only a hash of the password is stored, so state.json holds no secret. */
 export interface SmbAccountState {
+  /** The user name, e.g. `CONTOSO\alice`. */
   user: string;
+  /** The password's hash (`smbPasswordHash`). */
   passwordSha256: string;
 }
 
 /** A share in state.json, backed by a folder of the state directory (`smbShareDir`). */
 export interface SmbShareState {
+  /** The share's name. */
   name: string;
   /** Allowed accounts, or null for every account of the server. */
   users: string[] | null;
@@ -76,9 +92,13 @@ export interface SmbShareState {
 
 /** An SMB server in state.json: its accounts (password hashes), shares and settings. */
 export interface SmbServerState {
+  /** Host name or IP address, as it appears in `\\server\share`. */
   name: string;
+  /** Whether the server offers SMB encryption. */
   encryption: boolean;
+  /** The server's accounts. */
   accounts: SmbAccountState[];
+  /** The server's shares. */
   shares: SmbShareState[];
 }
 
@@ -94,16 +114,23 @@ export interface SmbGlobalMappingState {
   user: string;
   /** Hash of the password it was made with ("" without a credential): differs after a password change. */
   passwordSha256: string;
+  /** Whether the mapping requires SMB encryption. */
   requirePrivacy: boolean;
+  /** Whether the mapping requires SMB signing. */
   requireIntegrity: boolean;
+  /** Whether writes go through to the server without caching. */
   useWriteThrough: boolean;
+  /** Whether the mapping persists across reboots. */
   persistent: boolean;
 }
 
 /** This area's part of state.json. */
 export interface SmbState {
+  /** The format's version. */
   version: 1;
+  /** The SMB servers. */
   servers: SmbServerState[];
+  /** The node's global mappings. */
   mappings: SmbGlobalMappingState[];
 }
 

@@ -5,23 +5,41 @@ import type { DeviceIdState } from "./types.js";
 
 /** Bus types by the name Get-Disk shows (MSFT_Disk.BusType). */
 export const busTypes = {
+  /** The bus type is unknown. */
   Unknown: 0,
+  /** SCSI. */
   SCSI: 1,
+  /** ATAPI. */
   ATAPI: 2,
+  /** ATA. */
   ATA: 3,
+  /** IEEE 1394 (FireWire). */
   "1394": 4,
+  /** Serial Storage Architecture. */
   SSA: 5,
+  /** Fibre Channel. */
   "Fibre Channel": 6,
+  /** USB. */
   USB: 7,
+  /** RAID. */
   RAID: 8,
+  /** iSCSI. */
   iSCSI: 9,
+  /** Serial Attached SCSI, as Hyper-V and Azure present SCSI disks. */
   SAS: 10,
+  /** Serial ATA. */
   SATA: 11,
+  /** Secure Digital. */
   SD: 12,
+  /** MultiMediaCard. */
   MMC: 13,
+  /** Virtual; Windows reserves this value for system use. */
   Virtual: 14,
+  /** A file-backed virtual disk, e.g. a mounted VHD. */
   "File Backed Virtual": 15,
+  /** A Storage Spaces virtual disk. */
   "Storage Spaces": 16,
+  /** NVM Express. */
   NVMe: 17,
 } as const;
 
@@ -30,12 +48,19 @@ export type BusTypeName = keyof typeof busTypes;
 
 /** MSFT_Disk.OfflineReason by name. */
 export const offlineReasons = {
+  /** Offline by policy: the SAN policy, or an administrator took it offline. */
   Policy: 1,
+  /** A redundant path to a disk that is already online (multipath without working MPIO). */
   "Redundant Path": 2,
+  /** A snapshot (shadow copy) disk, a clone of a disk that is online. */
   Snapshot: 3,
+  /** Its MBR signature or GPT disk GUID is the same as another disk's. */
   Collision: 4,
+  /** Not enough resources (capacity) to bring it online. */
   "Resource Exhaustion": 5,
+  /** Critical write failures on the disk. */
   "Critical Write Failures": 6,
+  /** A data integrity scan is required first. */
   "Data Integrity Scan Required": 7,
 } as const;
 
@@ -50,10 +75,22 @@ export type FileSystemName = "" | "NTFS" | "ReFS" | "FAT32" | "FAT" | "exFAT";
  * a T10 vendor id (ASCII, e.g. GCE's `Google  persistent-disk-0`), or the raw list.
  */
 export type Page83Spec =
-  | { readonly naa: string }
-  | { readonly eui64: string }
-  | { readonly ascii: string }
-  | { readonly vendorSpecificHex: string }
+  | {
+      /** An NAA identifier as hex (binary code set). */
+      readonly naa: string;
+    }
+  | {
+      /** An EUI-64 identifier as hex (binary code set). */
+      readonly eui64: string;
+    }
+  | {
+      /** A T10 vendor identifier as text (ASCII code set). */
+      readonly ascii: string;
+    }
+  | {
+      /** A vendor-specific identifier as hex (binary code set). */
+      readonly vendorSpecificHex: string;
+    }
   | readonly DeviceIdState[];
 
 /** A partition of a scenario disk, with its volume (file system, label, letter, mount folders). */
@@ -62,7 +99,9 @@ export interface PartitionSpec {
   size?: number;
   /** Default "NTFS"; "" leaves the volume RAW. */
   fileSystem?: FileSystemName;
+  /** The volume's label. Default: none (`""`). */
   label?: string;
+  /** The volume's drive letter, e.g. `"E"`. Default: none. */
   driveLetter?: string;
   /** Mount folders: absolute, or relative to `sim.root`. Each becomes a link to the volume. */
   accessPaths?: readonly string[];
@@ -74,6 +113,7 @@ export interface PartitionSpec {
   gptType?: string;
   /** MBR partition id. Default 7 (IFS) when formatted, 6 (Huge) when RAW. */
   mbrType?: number;
+  /** Whether the partition is hidden (MSFT_Partition.IsHidden). Default false. */
   isHidden?: boolean;
 }
 
@@ -91,11 +131,18 @@ export interface DiskSpec {
   location?: string | null;
   /** Default "RAW", or "GPT" when partitions are given. */
   partitionStyle?: "RAW" | "MBR" | "GPT";
+  /** Its partitions, in order from the start of the disk; ignored when the style is RAW. */
   partitions?: readonly PartitionSpec[];
   /** GPT: add the Microsoft Reserved partition before the data partitions. Default true. */
   msr?: boolean;
+  /** Whether the disk is offline. Default: true when `offlineReason` is set, else false. */
   offline?: boolean;
+  /**
+   * Why an offline disk is offline, by name or MSFT_Disk code; setting it alone makes the disk
+   * offline. Default `Policy`.
+   */
   offlineReason?: OfflineReasonName | number;
+  /** Whether the disk is read-only (MSFT_Disk.IsReadOnly). Default false. */
   readOnly?: boolean;
   /**
    * The storage side enforces read-only (a LUN exported read-only, a read-only or multi-attach
@@ -103,20 +150,33 @@ export interface DiskSpec {
    * `Initialize-Disk` fail with StorageWMI 41002. Implies `readOnly`.
    */
   writeProtected?: boolean;
+  /** The page 83 identifiers the disk-ID IOCTL reads. Default: by bus type (SAS: an NAA id). */
   page83?: Page83Spec;
   /** Makes the page 83 IOCTL fail with this Win32 message, e.g. "Incorrect function.". */
   deviceIdError?: string;
+  /** MSFT_Disk.SerialNumber; null for none. Default: by bus type. */
   serialNumber?: string | null;
+  /** MSFT_Disk.UniqueId. Default: by bus type (SAS: the NAA id). */
   uniqueId?: string;
+  /** MSFT_Disk.UniqueIdFormat code (e.g. 2 EUI64, 3 FCPH Name). Default: by bus type. */
   uniqueIdFormat?: number;
+  /** MSFT_Disk.FriendlyName. Default: by bus type, e.g. `Msft Virtual Disk`. */
   friendlyName?: string;
+  /** MSFT_Disk.Model; null for none. Default: by bus type. */
   model?: string | null;
+  /** MSFT_Disk.Manufacturer; null for none. Default: by bus type. */
   manufacturer?: string | null;
+  /** The device path (MSFT_Disk.Path). Default: by bus type and disk number. */
   path?: string;
+  /** The MBR disk signature (MBR disks only). Default: random, or drawn from the seed. */
   signature?: number;
+  /** The GPT disk GUID with braces (GPT disks only). Default: random, or drawn from the seed. */
   guid?: string;
+  /** Whether the disk holds the system partition (MSFT_Disk.IsSystem). Default false. */
   isSystem?: boolean;
+  /** Whether the disk is the boot disk (MSFT_Disk.IsBoot). Default false. */
   isBoot?: boolean;
+  /** MSFT_Disk.ProvisioningType: 0 Unknown, 1 Thin, 2 Fixed. Default 2. */
   provisioningType?: number;
 }
 
@@ -127,6 +187,7 @@ export interface ScenarioSpec {
    * a DiskSpec customises it; false leaves it out.
    */
   systemDisk?: boolean | DiskSpec;
+  /** The other disks; one without a `number` takes the lowest free number. */
   disks?: readonly DiskSpec[];
   /** SMB servers, shares and global mappings. */
   smb?: SmbSpec;

@@ -3,21 +3,33 @@ import { busTypes, offlineReasons, type BusTypeName, type OfflineReasonName } fr
 import type { DiskState, PartitionState, SimState } from "./types.js";
 
 /** MSFT_Disk.PartitionStyle by name. */
-export const partitionStyles = { RAW: 0, MBR: 1, GPT: 2 } as const;
+export const partitionStyles = {
+  /** Not initialised: the disk has no partition table. */
+  RAW: 0,
+  /** A Master Boot Record partition table. */
+  MBR: 1,
+  /** A GUID Partition Table. */
+  GPT: 2,
+} as const;
 
 /** A partition style by name, the keys of {@link partitionStyles}. */
 export type PartitionStyleName = keyof typeof partitionStyles;
 
 /** A disk as `Get-Disk` names its codes. */
 export interface DiskView {
+  /** The disk number. */
   readonly number: number;
+  /** The disk's size in bytes. */
   readonly size: number;
+  /** `RAW`, `MBR` or `GPT`. */
   readonly partitionStyle: PartitionStyleName;
   /** What `Get-Disk` shows as OperationalStatus. */
   readonly operationalStatus: "Online" | "Offline";
   /** Why it is offline; null when online. */
   readonly offlineReason: OfflineReasonName | null;
+  /** The bus type as `Get-Disk` names it, e.g. `SAS`. */
   readonly busType: BusTypeName;
+  /** Whether the disk is read-only. */
   readonly isReadOnly: boolean;
 }
 
@@ -27,12 +39,17 @@ export interface VolumeView {
   readonly guid: string;
   /** `\\?\Volume{guid}\`, the id the Volume group takes and returns. */
   readonly volumeId: string;
+  /** The number of the disk holding its partition. */
   readonly diskNumber: number;
+  /** The number of its partition on that disk. */
   readonly partitionNumber: number;
   /** As `Get-Volume` names it: `"RAW"` when unformatted, else `NTFS`, `ReFS`, ... */
   readonly fileSystem: string;
+  /** The volume's label; `""` for none. */
   readonly label: string;
+  /** The volume's size in bytes. */
   readonly size: number;
+  /** The partition's drive letter; null when it has none. */
   readonly driveLetter: string | null;
   /** The folders it is mounted at, without the trailing "/" (`"/"` for the system volume). */
   readonly mounts: readonly string[];
@@ -43,7 +60,12 @@ export interface IscsiSessionView {
   /** The target's IQN, lower-cased as `Get-IscsiSession` reports it. */
   readonly iqn: string;
   /** The portals its connections go through. */
-  readonly portals: readonly { readonly address: string; readonly port: number }[];
+  readonly portals: readonly {
+    /** The portal's address. */
+    readonly address: string;
+    /** The portal's TCP port. */
+    readonly port: number;
+  }[];
   /** `NONE`, `ONEWAYCHAP` or `MUTUALCHAP`. */
   readonly authenticationType: string;
   /** Whether Windows logs in again at boot (a persistent login). */

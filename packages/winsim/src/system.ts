@@ -5,12 +5,19 @@ import { fileURLToPath } from "node:url";
 
 /** .NET `ServiceControllerStatus` codes by name. */
 export const serviceStatuses = {
+  /** The service is not running. */
   Stopped: 1,
+  /** The service is starting. */
   StartPending: 2,
+  /** The service is stopping. */
   StopPending: 3,
+  /** The service is running. */
   Running: 4,
+  /** The service is resuming from a pause. */
   ContinuePending: 5,
+  /** The service is pausing. */
   PausePending: 6,
+  /** The service is paused. */
   Paused: 7,
 } as const;
 
@@ -18,17 +25,33 @@ export const serviceStatuses = {
 export type ServiceStatusName = keyof typeof serviceStatuses;
 
 /** .NET `ServiceStartMode` codes by name. */
-export const startModes = { Boot: 0, System: 1, Automatic: 2, Manual: 3, Disabled: 4 } as const;
+export const startModes = {
+  /** A device driver the system loader starts (device drivers only). */
+  Boot: 0,
+  /** A device driver started during kernel initialisation (device drivers only). */
+  System: 1,
+  /** Started by the operating system at system start-up. */
+  Automatic: 2,
+  /** Started only when a user or an application starts it. */
+  Manual: 3,
+  /** Disabled: it cannot be started. */
+  Disabled: 4,
+} as const;
 
 /** A service start mode by name (`Automatic`, `Manual`, ...), the keys of `startModes`. */
 export type StartModeName = keyof typeof startModes;
 
 /** Win32_BIOS; `serialNumber` may be padded with spaces or null, as firmware reports it. */
 export interface BiosSpec {
+  /** Win32_BIOS.SerialNumber; null for none. Default: the default BIOS's. */
   serialNumber?: string | null;
+  /** Win32_BIOS.Manufacturer. Default: the default BIOS's. */
   manufacturer?: string;
+  /** Win32_BIOS.Name. Default: the default BIOS's. */
   name?: string;
+  /** Win32_BIOS.Version. Default: the default BIOS's. */
   version?: string;
+  /** Win32_BIOS.SMBIOSBIOSVersion. Default: the default BIOS's. */
   smbiosBiosVersion?: string;
   /** ISO date. */
   releaseDate?: string | null;
@@ -50,6 +73,7 @@ export interface ServiceSpec {
   dependsOn?: readonly string[];
   /** Default true; false makes stop requests fail (1052), as for RpcSs. */
   canStop?: boolean;
+  /** What the service reports as CanPauseAndContinue. Default false. */
   canPauseAndContinue?: boolean;
   /** How long a start stays StartPending. Default 0; a huge value keeps it pending (TIMEOUT tests). */
   startDelayMs?: number;
@@ -69,36 +93,57 @@ export interface SystemSpec {
 
 /** Win32_BIOS in state.json (serial number as Windows reports it, padding included). */
 export interface BiosState {
+  /** Win32_BIOS.SerialNumber, padding included; null for none. */
   serialNumber: string | null;
+  /** Win32_BIOS.Manufacturer. */
   manufacturer: string;
+  /** Win32_BIOS.Name. */
   name: string;
+  /** Win32_BIOS.Version. */
   version: string;
+  /** Win32_BIOS.SMBIOSBIOSVersion. */
   smbiosBiosVersion: string;
+  /** Win32_BIOS.ReleaseDate as an ISO date; null for none. */
   releaseDate: string | null;
 }
 
 /** A state change in progress: `via` (pending) until `since + delayMs`, then `to`. Times in Unix ms. */
 export interface ServiceTransitionState {
+  /** The pending status shown until the change completes (raw ServiceControllerStatus). */
   via: number;
+  /** The status reached at `since + delayMs` (raw ServiceControllerStatus). */
   to: number;
+  /** When the change began (Unix ms). */
   since: number;
+  /** How long the change stays pending, in milliseconds. */
   delayMs: number;
 }
 
 /** A service in state.json: SCM status and start mode codes, dependencies, pending transitions. */
 export interface ServiceState {
+  /** The service's key name, e.g. `MSiSCSI`. */
   name: string;
+  /** The service's display name. */
   displayName: string;
   /** The status before any transition (raw ServiceControllerStatus). */
   status: number;
+  /** The start mode (raw ServiceStartMode; `startModes` names them). */
   startType: number;
+  /** The ServiceType flags, e.g. 16 (Win32OwnProcess). */
   serviceType: number;
+  /** Key names of the services this one depends on. */
   dependsOn: string[];
+  /** Whether stop requests are accepted; false makes them fail (1052). */
   canStop: boolean;
+  /** What the service reports as CanPauseAndContinue. */
   canPauseAndContinue: boolean;
+  /** How long a start stays StartPending, in milliseconds. */
   startDelayMs: number;
+  /** How long a stop stays StopPending, in milliseconds. */
   stopDelayMs: number;
+  /** Whether a start falls back to Stopped after `startDelayMs` instead of reaching Running. */
   failsToStart: boolean;
+  /** The state change in progress; null when none is. */
   transition: ServiceTransitionState | null;
   /** When the stored status was reached (Unix ms), once a transition has finished; else null. */
   changedAt: number | null;
@@ -106,8 +151,11 @@ export interface ServiceState {
 
 /** This area's part of state.json. */
 export interface SystemState {
+  /** The format's version. */
   readonly version: 1;
+  /** The BIOS; null when there is no Win32_BIOS instance. */
   bios: BiosState | null;
+  /** Every service. */
   services: ServiceState[];
 }
 

@@ -8,14 +8,17 @@ import { act, type Session } from "../session.js";
 
 /** One disk in `disks list --json` and `disks show --json`. */
 export interface DiskJson {
+  /** The Windows disk number. */
   readonly number: number;
   /** Page-83 identifier as `listDiskIds` reports it (`""`: none); null when it could not be read. */
   readonly page83: string | null;
+  /** The disk's serial number; null when neither listing reports one. */
   readonly serialNumber: string | null;
   /** Null when the disk's Location has no SCSI-style shape (e.g. a VHD or an NVMe disk). */
   readonly location: DiskLocation | null;
   /** Decimal string; null when it could not be read (see `problem`). */
   readonly sizeBytes: string | null;
+  /** Whether the disk is online; null when it could not be read (see `problem`). */
   readonly online: boolean | null;
   /** `CODE: message` when the size or state could not be read, else null. */
   readonly problem: string | null;
@@ -23,6 +26,7 @@ export interface DiskJson {
 
 /** `disks list --json`. */
 export interface DisksJson {
+  /** Every disk either listing names, by ascending number. */
   readonly disks: readonly DiskJson[];
   /** Disks whose identifiers could not be read, as `listDiskIds` reports them. */
   readonly idErrors: readonly DiskIdsError[];

@@ -8,27 +8,40 @@ import { act, type Session } from "../session.js";
 
 /** `iscsi portals --json`. */
 export interface PortalsJson {
+  /** Every registered target portal, as the host reports it. */
   readonly portals: readonly ListedTargetPortal[];
 }
 
 /** `iscsi targets --json`: each registered portal's targets, and the disks of logged-in ones. */
 export interface TargetsJson {
+  /** Every target discovered through a registered portal. */
   readonly targets: readonly {
+    /** The portal the target was discovered through. */
     readonly portal: ListedTargetPortal;
+    /** The target's name (IQN). */
     readonly iqn: string;
     /** Windows disk numbers of the target's LUNs; empty when it is not logged in (or has none yet). */
     readonly diskNumbers: readonly number[];
   }[];
   /** Portals whose discovery failed, with why. */
   readonly portalProblems: readonly {
+    /** The portal whose discovery failed. */
     readonly portal: ListedTargetPortal;
+    /** `CODE: message` saying why discovery failed. */
     readonly problem: string;
   }[];
 }
 
 /** `iscsi logout --json`. */
 export interface LogoutJson {
-  readonly portal: { readonly targetAddress: string; readonly targetPort?: number };
+  /** The portal logged out through, as given on the command line. */
+  readonly portal: {
+    /** The portal's address as given (brackets of an IPv6 address removed). */
+    readonly targetAddress: string;
+    /** The port given; absent when none was (the iSCSI default, 3260). */
+    readonly targetPort?: number;
+  };
+  /** The target's name (IQN). */
   readonly iqn: string;
   /** How many sessions through the portal were found and logged out. */
   readonly sessionsLoggedOut: number;

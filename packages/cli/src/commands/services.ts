@@ -10,7 +10,11 @@ export const defaultServiceNames: readonly string[] = ["MSiSCSI", "LanmanWorksta
 export interface ServicesJson {
   /** `Win32_BIOS.SerialNumber`, trimmed; `""` when the BIOS has none. */
   readonly biosSerialNumber: string;
-  readonly services: readonly ({ readonly name: string } & GetServiceResponse)[];
+  /** Each requested service's state and start type, in the order asked. */
+  readonly services: readonly ({
+    /** The service's key name, as asked for. */
+    readonly name: string;
+  } & GetServiceResponse)[];
 }
 
 /** `services [name…]`. */

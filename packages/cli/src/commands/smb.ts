@@ -5,18 +5,22 @@ import { act, type Session } from "../session.js";
 
 /** `smb list --json`: the node's global mappings as the Smb group lists them. */
 export interface SmbJson {
+  /** Every SMB global mapping on the node. */
   readonly mappings: readonly {
+    /** The mapped share, as Windows stores it, e.g. `\\server\share`. */
     readonly remotePath: string;
     /** Drive letter, when the mapping has one; else null. */
     readonly localPath: string | null;
     /** e.g. `OK`, `Disconnected`, `Unavailable`. */
     readonly status: SmbGlobalMapping["status"];
+    /** Windows' numeric status (`-1`: unrecognised), as the Smb group reports it. */
     readonly statusCode: number;
   }[];
 }
 
 /** `smb unmap --json`. */
 export interface UnmapJson {
+  /** The path given on the command line. */
   readonly remotePath: string;
   /** False when there was no mapping: nothing was changed. */
   readonly removed: boolean;

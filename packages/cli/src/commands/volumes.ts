@@ -10,12 +10,15 @@ import { diskNumbersOf, identity } from "./disks.js";
 export interface VolumeJson {
   /** `\\?\Volume{GUID}\`. */
   readonly volumeId: string;
+  /** The Windows number of the disk the volume is on. */
   readonly diskNumber: number;
   /** Whether it has any file system; null when it could not be read. */
   readonly formatted: boolean | null;
   /** File-system size, decimal string; null when it could not be read. */
   readonly totalBytes: string | null;
+  /** Bytes in use, decimal string; null when it could not be read. */
   readonly usedBytes: string | null;
+  /** Bytes free, decimal string; null when it could not be read. */
   readonly freeBytes: string | null;
   /** Where it is mounted (drive letters and folders); null when it could not be read. */
   readonly mountPoints: readonly string[] | null;
@@ -25,14 +28,22 @@ export interface VolumeJson {
 
 /** `volumes list --json`. */
 export interface VolumesJson {
+  /** Every volume on the listed disks. */
   readonly volumes: readonly VolumeJson[];
   /** Disks whose volumes could not be listed (e.g. offline), with why. */
-  readonly diskProblems: readonly { readonly diskNumber: number; readonly problem: string }[];
+  readonly diskProblems: readonly {
+    /** The Windows disk number. */
+    readonly diskNumber: number;
+    /** `CODE: message` saying why its volumes could not be listed. */
+    readonly problem: string;
+  }[];
 }
 
 /** `volumes target --json`. */
 export interface TargetJson {
+  /** The path looked up, in the node's path style. */
   readonly targetPath: string;
+  /** The volume found, `\\?\Volume{GUID}\`. */
   readonly volumeId: string;
   /** `mounted`: the volume mounted at the path; `closest`: the volume holding the path. */
   readonly lookup: "mounted" | "closest";
@@ -40,7 +51,9 @@ export interface TargetJson {
 
 /** `volumes unmount --json`. */
 export interface UnmountJson {
+  /** The volume given on the command line. */
   readonly volumeId: string;
+  /** The folder it was unmounted from, in the node's path style. */
   readonly targetPath: string;
   /** False when it was not mounted there: nothing was changed. */
   readonly wasMounted: boolean;
