@@ -20,3 +20,6 @@ export type { AuditRecord, AuditSink } from "./audit.js";
 export { UnauthenticatedError } from "./identity.js";
 export type { TokenSettings } from "./identity.js";
 export { defaultTokenAudience } from "./args.js";
+export type { NamedPipeOptions } from "./transport.js";
+export type { PipeApi, PipeHandle } from "./pipes/api.js";
+export { Win32Error } from "./pipes/api.js";

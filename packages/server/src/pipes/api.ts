@@ -17,8 +17,11 @@ export const WinError = {
 
 /** A failed Win32 call: `errno` is GetLastError()'s value, `syscall` the function that failed. */
 export class Win32Error extends Error {
+  /** `Win32Error`. */
   override readonly name = "Win32Error";
+  /** GetLastError()'s value, e.g. 5 (ERROR_ACCESS_DENIED). */
   readonly errno: number;
+  /** The Win32 function that failed, e.g. `CreateNamedPipeW`. */
   readonly syscall: string;
 
   constructor(syscall: string, errno: number) {
