@@ -106,11 +106,11 @@ export class Recorder {
   async count(call: () => Promise<unknown>): Promise<Count> {
     const traces: ScriptTrace[] = [];
     let inFlight = 0;
-    let overlapped = false;
+    let maxInFlight = 0;
     let cursor = 0;
     const onStart = (): void => {
       inFlight += 1;
-      if (inFlight > 1) overlapped = true;
+      maxInFlight = Math.max(maxInFlight, inFlight);
       cursor = this.sim.calls().length;
     };
     const onDone = (event: { script: string }): void => {
@@ -135,7 +135,7 @@ export class Recorder {
     } finally {
       for (const stop of stops) stop();
     }
-    if (overlapped) throw new Error("scripts overlapped: cmdlet calls cannot be attributed");
+    if (maxInFlight > 1) throw new Error("scripts overlapped: cmdlet calls cannot be attributed");
     return sum(traces);
   }
 }
@@ -215,7 +215,9 @@ async function measureMethods(node: Node): Promise<MethodRow[]> {
   await system.startService(service);
 
   await m("iscsi", "listTargetPortals", "common", () => iscsi.listTargetPortals());
-  await m("iscsi", "addTargetPortal", "common", () => iscsi.addTargetPortal({ targetPortal: portal }));
+  await m("iscsi", "addTargetPortal", "common", () =>
+    iscsi.addTargetPortal({ targetPortal: portal }),
+  );
   await m("iscsi", "addTargetPortal", "already done", () =>
     iscsi.addTargetPortal({ targetPortal: portal }),
   );
@@ -247,8 +249,7 @@ async function measureMethods(node: Node): Promise<MethodRow[]> {
   await m("disk", "setDiskState", isOnline ? "already done" : "common", () =>
     disk.setDiskState(online),
   );
-  if (!isOnline)
-    await m("disk", "setDiskState", "already done", () => disk.setDiskState(online));
+  if (!isOnline) await m("disk", "setDiskState", "already done", () => disk.setDiskState(online));
   await m("disk", "partitionDisk", "common", () => disk.partitionDisk({ diskNumber }));
   await m("disk", "partitionDisk", "already done", () => disk.partitionDisk({ diskNumber }));
 
@@ -280,7 +281,9 @@ async function measureMethods(node: Node): Promise<MethodRow[]> {
   );
   await m("volume", "writeVolumeCache", "common", () => volume.writeVolumeCache({ volumeId }));
   simulatedArray(node.sim).growLun(diskNumber, world.grownLunBytes);
-  await m("volume", "resizeVolume", "common", () => volume.resizeVolume({ volumeId, sizeBytes: 0 }));
+  await m("volume", "resizeVolume", "common", () =>
+    volume.resizeVolume({ volumeId, sizeBytes: 0 }),
+  );
   await m("volume", "resizeVolume", "already done", () =>
     volume.resizeVolume({ volumeId, sizeBytes: 0 }),
   );
@@ -304,7 +307,9 @@ async function measureMethods(node: Node): Promise<MethodRow[]> {
     smb.removeSmbGlobalMapping(remote),
   );
 
-  await m("disk", "setDiskState", "common", () => disk.setDiskState({ diskNumber, isOnline: false }));
+  await m("disk", "setDiskState", "common", () =>
+    disk.setDiskState({ diskNumber, isOnline: false }),
+  );
   const logout = { targetPortal: portal, iqn };
   await m("iscsi", "disconnectTarget", "common", () => iscsi.disconnectTarget(logout));
   await m("iscsi", "disconnectTarget", "already done", () => iscsi.disconnectTarget(logout));
@@ -352,13 +357,15 @@ const upstream: Record<string, Upstream> = {
   // § 1.1/1.2) + IsVolumeFormatted 1 + FormatVolume 1 + MountVolume 1; PathExists/Mkdir are Go.
   "NodeStage, block via iSCSI|common": {
     upstreamScripts: 12,
-    upstreamNote: "AddTargetPortal, ConnectTarget, Rescan, GetTargetDisks, ListVolumesOnDisk, PartitionDisk ×4, IsVolumeFormatted, FormatVolume, MountVolume",
+    upstreamNote:
+      "AddTargetPortal, ConnectTarget, Rescan, GetTargetDisks, ListVolumesOnDisk, PartitionDisk ×4, IsVolumeFormatted, FormatVolume, MountVolume",
   },
   // The same calls; PartitionDisk and FormatVolume skipped (volumes found, formatted); ConnectTarget
   // and MountVolume fail "already" and democratic-csi accepts those errors (§ 1.4).
   "NodeStage, block via iSCSI|already done": {
     upstreamScripts: 7,
-    upstreamNote: "AddTargetPortal, ConnectTarget (already logged in), Rescan, GetTargetDisks, ListVolumesOnDisk, IsVolumeFormatted, MountVolume (already in use)",
+    upstreamNote:
+      "AddTargetPortal, ConnectTarget (already logged in), Rescan, GetTargetDisks, ListVolumesOnDisk, IsVolumeFormatted, MountVolume (already in use)",
   },
   // IsSMBMapped 1 (errors: not mapped) + NewSMBGlobalMapping 1 + NewSMBLink 1 (api § 4.3/4.4).
   "NodeStage, SMB|common": {
