@@ -552,19 +552,28 @@ async function measureCsi(node: Node): Promise<CsiRow[]> {
   return rows;
 }
 
+/** Every public method of the five PowerShell groups, on a fresh simulated node. */
+export async function measureMethodRoundTrips(pwsh: string): Promise<MethodRow[]> {
+  const node = await createNode(pwsh);
+  try {
+    return await measureMethods(node);
+  } finally {
+    await disposeNode(node);
+  }
+}
+
+/** The CSI node operations, on a fresh simulated node. */
+export async function measureCsiRoundTrips(pwsh: string): Promise<CsiRow[]> {
+  const node = await createNode(pwsh);
+  try {
+    return await measureCsi(node);
+  } finally {
+    await disposeNode(node);
+  }
+}
+
 /** Methods on one fresh simulated node, CSI operations on another, one PowerShell process each. */
 export async function measureRoundTrips(pwsh: string): Promise<RoundTrips> {
-  const methodNode = await createNode(pwsh);
-  let methods: MethodRow[];
-  try {
-    methods = await measureMethods(methodNode);
-  } finally {
-    await disposeNode(methodNode);
-  }
-  const csiNode = await createNode(pwsh);
-  try {
-    return { methods, csi: await measureCsi(csiNode) };
-  } finally {
-    await disposeNode(csiNode);
-  }
+  const methods = await measureMethodRoundTrips(pwsh);
+  return { methods, csi: await measureCsiRoundTrips(pwsh) };
 }
