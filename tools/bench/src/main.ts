@@ -1,6 +1,6 @@
 // `pnpm bench`: per-call overhead (spawn, session pools, node-powershell), typical reads, the demo's
-// full flow, CPU per operation, pool throughput, start-up and memory per process, written to
-// BENCHMARKS.md.
+// full flow, CPU per operation, pool throughput, start-up and memory per process, round trips per
+// operation, written to BENCHMARKS.md.
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg, release, totalmem, type } from "node:os";
@@ -11,6 +11,7 @@ import { measureFlow } from "./flow.js";
 import { measureOverhead, trivialText } from "./overhead.js";
 import { createReadHost, measureReads } from "./reads.js";
 import { renderReport, type Machine } from "./report.js";
+import { measureRoundTrips } from "./round-trips.js";
 import { measureMemory, measureStartup } from "./startup.js";
 import { measureServer } from "./server.js";
 import { measureThroughput } from "./throughput.js";
@@ -56,6 +57,9 @@ const flow = await measureFlow(pwsh);
 log("the server: a v1 client's call through csi-proxy-server vs the library call");
 const server = await measureServer(pwsh);
 
+log("round trips: scripts and cmdlet calls per method and per CSI operation");
+const roundTrips = await measureRoundTrips(pwsh);
+
 const machine: Machine = {
   date: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
   cpu: cpus()[0]?.model.trim() ?? "unknown CPU",
@@ -79,6 +83,7 @@ const text = renderReport({
   startup,
   memory,
   server,
+  roundTrips,
   cpuCheck: {
     resourceUsageSelf: after.resourceUsage - before.resourceUsage,
     cpuUsageSelf: after.cpuUsage - before.cpuUsage,

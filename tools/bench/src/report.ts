@@ -1,6 +1,7 @@
 // BENCHMARKS.md from the measured rows: pure formatting, no I/O.
 import type { FlowRow } from "./flow.js";
 import type { Row } from "./measure.js";
+import type { CsiRow, MethodRow, RoundTrips } from "./round-trips.js";
 import type { ServerResults } from "./server.js";
 import type { MemoryRow, StartupRow } from "./startup.js";
 import type { ThroughputRow } from "./throughput.js";
@@ -38,6 +39,8 @@ export interface Results {
   readonly startup: readonly StartupRow[];
   readonly memory: readonly MemoryRow[];
   readonly server?: ServerResults | undefined;
+  /** Scripts and cmdlet calls per method and per CSI operation (`round-trips.ts`). */
+  readonly roundTrips?: RoundTrips | undefined;
   readonly cpuCheck: CpuCheck;
 }
 
@@ -142,7 +145,122 @@ export function verdicts(results: Results): Verdict[] {
       pass: saved >= 0.8 * start.warmUp.median,
     });
   }
+  if (results.roundTrips !== undefined) out.push(...roundTripVerdicts(results.roundTrips));
   return out;
+}
+
+const methodName = (r: MethodRow) => `${r.group}.${r.method}`;
+
+/** The issue's round-trip targets (issue 18, item 1), evaluated on the counted rows. */
+export function roundTripVerdicts(rt: RoundTrips): Verdict[] {
+  const out: Verdict[] = [];
+  for (const path of ["common", "already done"] as const) {
+    const rows = rt.methods.filter((r) => r.path === path);
+    const over = rows.filter((r) => r.scripts > 1);
+    out.push({
+      target: `every method makes ≤ 1 script on its ${path} path`,
+      measured:
+        over.length === 0
+          ? `all ${rows.length} methods`
+          : `${over.length} of ${rows.length} methods over: ${over.map((r) => `${methodName(r)} ${r.scripts}`).join(", ")}`,
+      pass: over.length === 0,
+    });
+  }
+  const scripts = rt.methods.flatMap((r) => r.traces);
+  const repeated = rt.methods.filter((r) => r.repeats > 0);
+  out.push({
+    target: "no cmdlet query repeated within one script when its first answer serves",
+    measured:
+      repeated.length === 0
+        ? `no repeat in ${scripts.length} scripts (same \`Get-*\`, parameters and piped object, nothing changed in between)`
+        : `repeats in ${repeated.map((r) => `${methodName(r)} (${r.path}) ${r.repeats}`).join(", ")}`,
+    pass: repeated.length === 0,
+  });
+  const stage = (path: CsiRow["path"]) =>
+    rt.csi.find((r) => r.operation.startsWith("NodeStage, block") && r.path === path);
+  const cold = stage("common");
+  if (cold !== undefined) {
+    out.push({
+      target: "cold iSCSI NodeStage ≤ 12 scripts",
+      measured: `${cold.scripts} scripts (upstream v1: ${cold.upstreamScripts} processes)`,
+      pass: cold.scripts <= 12,
+    });
+    out.push({
+      target: "cold iSCSI NodeStage ≤ 30 cmdlet calls",
+      measured: `${cold.cmdlets} cmdlet calls`,
+      pass: cold.cmdlets <= 30,
+    });
+  }
+  const retry = stage("already done");
+  if (retry !== undefined) {
+    out.push({
+      target: "retrying a staged iSCSI volume (NodeStage again) ≤ 6 scripts",
+      measured: `${retry.scripts} scripts, ${retry.cmdlets} cmdlet calls (upstream v1: ${retry.upstreamScripts} processes)`,
+      pass: retry.scripts <= 6,
+    });
+  }
+  return out;
+}
+
+/** The "Round trips per operation" section; empty when the run did not count them. */
+export function roundTripLines(rt: RoundTrips | undefined): string[] {
+  if (rt === undefined) return [];
+  const keys = [...new Set(rt.methods.map(methodName))];
+  const cell = (r: MethodRow | undefined) =>
+    r === undefined ? ["—", "—"] : [String(r.scripts), String(r.cmdlets)];
+  const methodRows = keys.map((key) => {
+    const of = rt.methods.filter((r) => methodName(r) === key);
+    const common = of.find((r) => r.path === "common");
+    const done = of.find((r) => r.path === "already done");
+    const scripts = (common?.traces ?? []).map((t) => `\`${t.script}\``).join(", ");
+    return [
+      key,
+      ...cell(common),
+      ...cell(done),
+      of.map((r) => `${r.repeats} / ${r.repeatsAcross}`).join("; "),
+      scripts,
+    ];
+  });
+  const steps = (r: CsiRow) =>
+    r.steps
+      .map((s) => (s.scripts === 0 ? `${s.call} (Node)` : `${s.call} ${s.scripts}/${s.cmdlets}`))
+      .join(", ");
+  return [
+    "## Round trips per operation",
+    "",
+    "What a driver feels on Windows is how many round trips an operation makes: every Storage, SMB and iSCSI cmdlet is a CIM query or method (tens to hundreds of ms each). Counted on the simulator (`src/round-trips.ts`, `scenarios.demoNode()`, one session process): **scripts** are the exec core's calls (`subscribeExec(\"start\")`), one PowerShell round trip each; **cmdlet calls** are the simulator's call log (`calls.jsonl`; simulated Storage, SMB, iSCSI and service cmdlets, `Get-Item`/`Test-Path` where the simulator stands in for them; not `ConvertTo-Json`, `Where-Object` and the like). The call log has no script id: with one process and one call at a time, the entries logged between a script's start and end events are that script's.",
+    "",
+    "Repeated queries: the same `Get-*` cmdlet with the same parameters and piped object while no state-changing cmdlet ran in between, so its first answer would have served; counted within one script / across the method's scripts in order (a re-check under a lock across scripts can be deliberate). The filesystem group runs in Node (no PowerShell) and has no rows.",
+    "",
+    ...table(
+      [
+        "method",
+        "common: scripts",
+        "common: cmdlet calls",
+        "already done: scripts",
+        "already done: cmdlet calls",
+        "repeated queries (in a script / across)",
+        "scripts of the common path",
+      ],
+      ["l", "r", "r", "r", "r", "l", "l"],
+      methodRows,
+    ),
+    "",
+    'Per CSI operation, as `examples/driver-node` and the demo compose the groups: NodeStage block is the issue\'s cold iSCSI stage (service check, portal, CHAP login, find the disk, online, partition, list volumes, format, mkdir, mount); "already done" runs the operation again on the host it left, as kubelet retries. Upstream v1 ran one `powershell` process per host call (one cmdlet pipeline), for the calls democratic-csi makes (shared/reference/csi-proxy-v1-server.md § 1.4; the commands in csi-proxy-api.md §§ 1.2, 2.2–2.3, 3.3, 4.3–4.4, 5.2). Steps show scripts/cmdlet calls; "(Node)" makes no script.',
+    "",
+    ...table(
+      ["operation", "path", "scripts", "cmdlet calls", "upstream v1 processes", "steps"],
+      ["l", "l", "r", "r", "r", "l"],
+      rt.csi.map((r) => [
+        r.operation,
+        r.path,
+        String(r.scripts),
+        String(r.cmdlets),
+        `${r.upstreamScripts} (${r.upstreamNote})`,
+        steps(r),
+      ]),
+    ),
+  ];
 }
 
 function startupLines(results: Results): string[] {
@@ -348,6 +466,7 @@ export function renderReport(results: Results): string {
     "",
     ...startupLines(results),
     "",
+    ...(results.roundTrips === undefined ? [] : [...roundTripLines(results.roundTrips), ""]),
     "## Throughput: 100 concurrent getVolumeStats calls",
     "",
     `Each sample is one batch of 100 calls issued at once on a warm session pool. Extra processes help only while cores are free: this machine has ${results.machine.cores}, and every simulated cmdlet also takes the simulator's state-file lock.`,

@@ -160,6 +160,34 @@ describe("renderReport", () => {
     expect(renderReport(results(2, 100))).not.toContain("## The server");
   });
 
+  it("adds the round-trip section and its targets, failing what they miss", () => {
+    const count = { scripts: 3, cmdlets: 4, repeats: 0, repeatsAcross: 1, traces: [] };
+    const text = renderReport({
+      ...results(2, 100),
+      roundTrips: {
+        methods: [{ group: "disk", method: "partitionDisk", path: "common", ...count }],
+        csi: [
+          {
+            operation: "NodeStage, block via iSCSI",
+            path: "common",
+            steps: [{ call: "disk.partitionDisk", ...count }],
+            ...count,
+            upstreamScripts: 12,
+            upstreamNote: "PartitionDisk ×4",
+          },
+        ],
+      },
+    });
+    expect(text).toContain("## Round trips per operation");
+    expect(text).toContain(
+      "| every method makes ≤ 1 script on its common path | 1 of 1 methods over: disk.partitionDisk 3 | **fail** |",
+    );
+    expect(text).toContain(
+      "| cold iSCSI NodeStage ≤ 12 scripts | 3 scripts (upstream v1: 12 processes) | pass |",
+    );
+    expect(renderReport(results(2, 100))).not.toContain("## Round trips");
+  });
+
   it("says why node-powershell has no row", () => {
     const text = renderReport({ ...results(2, 100), peerError: "pwsh exited" });
     expect(text).toContain("node-powershell could not be measured: pwsh exited");

@@ -1,0 +1,113 @@
+// The round-trip counts on the real simulator: plausible, internally consistent and stable. These
+// tests measure; they do not require the issue's targets (many fail today, see BENCHMARKS.md).
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { provisionPwsh } from "@csi-proxy/pwsh";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  measureCsiRoundTrips,
+  measureRoundTrips,
+  type Count,
+  type RoundTrips,
+} from "../src/round-trips.js";
+
+const pwsh = provisionPwsh({ quiet: true });
+
+function consistent(count: Count): void {
+  for (const n of [count.scripts, count.cmdlets, count.repeats, count.repeatsAcross]) {
+    expect(Number.isInteger(n) && n >= 0).toBe(true);
+  }
+  expect(count.scripts).toBe(count.traces.length);
+  expect(count.cmdlets).toBe(count.traces.reduce((n, t) => n + t.cmdlets.length, 0));
+  expect(count.repeats).toBe(count.traces.reduce((n, t) => n + t.repeats.length, 0));
+}
+
+/**
+ * The public methods of the groups that talk to PowerShell (the filesystem group runs in Node),
+ * read from their classes' source: every `async name(` at class level except `close`.
+ */
+function publicMethods(): string[] {
+  const names: string[] = [];
+  for (const group of ["disk", "volume", "smb", "iscsi", "system"]) {
+    const source = readFileSync(
+      fileURLToPath(new URL(`../../../packages/${group}/src/${group}.ts`, import.meta.url)),
+      "utf8",
+    );
+    for (const [, name] of source.matchAll(/^ {2}async ([A-Za-z0-9]+)\(/gm))
+      if (name !== "close") names.push(`${group}.${name}`);
+  }
+  return names.sort();
+}
+
+describe.skipIf(pwsh === undefined)("round trips on the simulator", () => {
+  let rt: RoundTrips;
+  beforeAll(async () => {
+    rt = await measureRoundTrips(pwsh ?? "");
+  });
+
+  it("counts every public method that talks to PowerShell, once per path", () => {
+    const common = rt.methods
+      .filter((r) => r.path === "common")
+      .map((r) => `${r.group}.${r.method}`);
+    expect(common.sort()).toEqual(publicMethods());
+    const keys = rt.methods.map((r) => `${r.group}.${r.method} ${r.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(rt.methods.filter((r) => r.path === "already done").length).toBeGreaterThan(10);
+  });
+
+  it("gives integer counts that add up, and at least one script per method", () => {
+    for (const row of [...rt.methods, ...rt.csi]) consistent(row);
+    for (const row of rt.methods) expect(row.scripts).toBeGreaterThanOrEqual(1);
+  });
+
+  it("measures the simple reads as one script and one cmdlet call", () => {
+    const find = (method: string) =>
+      rt.methods.find((r) => r.method === method && r.path === "common");
+    expect(find("getDiskStats")).toMatchObject({ scripts: 1, cmdlets: 1 });
+    expect(find("getDiskStats")?.traces[0]?.cmdlets).toEqual(["Get-Disk"]);
+    expect(find("getBiosSerialNumber")).toMatchObject({ scripts: 1 });
+    expect(find("listSmbGlobalMappings")?.traces[0]?.cmdlets).toEqual(["Get-SmbGlobalMapping"]);
+  });
+
+  it("makes each CSI operation the sum of its steps, with upstream's count beside it", () => {
+    for (const row of rt.csi) {
+      expect(row.scripts).toBe(row.steps.reduce((n, s) => n + s.scripts, 0));
+      expect(row.cmdlets).toBe(row.steps.reduce((n, s) => n + s.cmdlets, 0));
+      expect(Number.isInteger(row.upstreamScripts)).toBe(true);
+      for (const step of row.steps) consistent(step);
+    }
+    const stage = rt.csi.find(
+      (r) => r.operation === "NodeStage, block via iSCSI" && r.path === "common",
+    );
+    expect(stage?.steps.map((s) => s.call)).toEqual([
+      "system.getService",
+      "system.startService",
+      "iscsi.addTargetPortal",
+      "iscsi.connectTarget",
+      "iscsi.getTargetDisks",
+      "disk.setDiskState",
+      "disk.partitionDisk",
+      "volume.listVolumesOnDisk",
+      "volume.isVolumeFormatted",
+      "volume.formatVolume",
+      "filesystem.mkdir",
+      "volume.mountVolume",
+    ]);
+    expect(stage?.upstreamScripts).toBe(12);
+    // The filesystem group makes no script: publishing is all Node.
+    for (const op of ["NodePublish", "NodeUnpublish"])
+      expect(rt.csi.find((r) => r.operation === op)).toMatchObject({ scripts: 0, cmdlets: 0 });
+    // A retry skips work the first stage did.
+    const retry = rt.csi.find(
+      (r) => r.operation === "NodeStage, block via iSCSI" && r.path === "already done",
+    );
+    expect(retry?.scripts).toBeLessThan(stage?.scripts ?? 0);
+  });
+
+  it("counts the same again on a fresh node", async () => {
+    const again = await measureCsiRoundTrips(pwsh ?? "");
+    const shape = (rows: RoundTrips["csi"]) =>
+      rows.map((r) => [r.operation, r.path, r.scripts, r.cmdlets, r.repeats]);
+    expect(shape(again)).toEqual(shape(rt.csi));
+  });
+});
