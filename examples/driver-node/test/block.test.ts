@@ -62,6 +62,28 @@ it("stages again without partitioning, formatting or mounting twice (kubelet ret
   expect(readFileSync(join(staging(), "data.bin"), "utf8")).toBe("keep me");
 });
 
+it("a retry of a completed stage only reads: no disk, partition or mount cmdlet runs", async () => {
+  await stageBlockVolume(node.groups, { page83: naa, stagingPath: staging() });
+  const before = commands().length;
+  const again = await stageBlockVolume(node.groups, { page83: naa, stagingPath: staging() });
+  expect(again.diskNumber).toBe(2);
+  const retry = commands().slice(before);
+  expect(retry.filter((c) => !/^(Get-|Update-HostStorageCache$)/.test(c))).toEqual([]);
+});
+
+it("refuses to stage over another disk's volume mounted at the staging path", async () => {
+  await stageBlockVolume(node.groups, { page83: usedNaa, stagingPath: staging() });
+  const before = commands().length;
+  await expect(
+    stageBlockVolume(node.groups, { page83: naa, stagingPath: staging() }),
+  ).rejects.toMatchObject({ code: "FAILED_PRECONDITION" });
+  expect(
+    commands()
+      .slice(before)
+      .filter((c) => !c.startsWith("Get-") && c !== "Update-HostStorageCache"),
+  ).toEqual([]);
+});
+
 it("never formats a volume that already has a file system", async () => {
   // Disk 1 was staged on another node before: GPT, NTFS, with the user's files on it.
   const before = node.sim.state().partitions.find((p) => p.diskNumber === 1 && p.volume !== null)!;

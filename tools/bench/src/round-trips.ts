@@ -439,7 +439,8 @@ async function measureCsi(node: Node): Promise<CsiRow[]> {
 
   // The cold iSCSI NodeStage: service check, portal, CHAP login, find disk, online,
   // partition, list volumes, format, mkdir, mount (the example driver's stageBlockVolume after
-  // the demo's iSCSI login; the login makes the LUN known, so no rescan or page 83 lookup).
+  // the demo's iSCSI login; the login makes the LUN known, so no rescan or page 83 lookup). A
+  // retry stops once it finds the volume mounted, as the example driver's stagedVolume() does.
   let volumeId = "";
   const stageBlock = async (o: Operation): Promise<void> => {
     const { statusName } = await o.step("system.getService", () =>
@@ -453,6 +454,23 @@ async function measureCsi(node: Node): Promise<CsiRow[]> {
       iscsi.getTargetDisks({ targetPortal: portal, iqn }),
     );
     const diskNumber = diskIds[0] ?? -1;
+    // The example driver's stagedVolume(): a retry finds this disk's volume at the staging path.
+    if ((await filesystem.pathExists({ path: paths.blockStaging })).exists) {
+      const mounted = await o
+        .step("volume.getVolumeIdFromTargetPath", () =>
+          volume.getVolumeIdFromTargetPath({ targetPath: paths.blockStaging }),
+        )
+        .catch((error: unknown) => {
+          if (isCsiProxyError(error) && error.code === "NOT_FOUND") return undefined;
+          throw error;
+        });
+      if (mounted !== undefined) {
+        const owner = await o.step("volume.getDiskNumberFromVolumeId", () =>
+          volume.getDiskNumberFromVolumeId({ volumeId: mounted.volumeId }),
+        );
+        if (owner.diskNumber === diskNumber) return;
+      }
+    }
     await o.step("disk.setDiskState", () =>
       disk.setDiskState({ diskNumber, isOnline: true, clearReadOnly: true }),
     );
