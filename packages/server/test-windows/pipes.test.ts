@@ -123,6 +123,8 @@ describe("csi-proxy-server on Windows named pipes", () => {
       "csi-proxy-system-v1alpha1",
       "-Node",
       process.execPath,
+      "-WorkDir",
+      "C:\\Users\\Public",
     );
     const result = JSON.parse(said.split("\n").at(-1) ?? "{}") as {
       outcome?: string;

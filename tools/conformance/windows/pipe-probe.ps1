@@ -1,13 +1,16 @@
 # Opens a named pipe as a new local user that is not an administrator, and prints what happened
 # as one JSON line: {"user":"...","outcome":"refused"|"connected"|"error","detail":"..."}. The
 # user is made for this probe and removed afterwards. Run by packages/server/test-windows (from
-# .github/workflows/windows.yml, server-pipes job) on a disposable runner. Start-Process
+# .github/workflows/windows.yml, server-pipes job) on a disposable runner. '.\user' names a
+# local account for CreateProcessWithLogonW. Start-Process
 # -Credential uses the Secondary Logon service (seclogon), started on demand.
 # Windows PowerShell 5.1 syntax only.
 [CmdletBinding()]
 param(
     [Parameter(Mandatory = $true)][string]$PipeName,
-    [Parameter(Mandatory = $true)][string]$Node
+    [Parameter(Mandatory = $true)][string]$Node,
+    # A folder the new user can read (the caller makes it under C:\Users\Public).
+    [Parameter(Mandatory = $true)][string]$WorkDir
 )
 $ErrorActionPreference = 'Stop'
 $ProgressPreference = 'SilentlyContinue'
@@ -19,13 +22,13 @@ $user = 'csiprobe' + (Get-Random -Minimum 10000 -Maximum 99999)
 $chars = [char[]]'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789!#%+'
 $plain = 'Aa1!' + (-join (1..20 | ForEach-Object { $chars[(Get-Random -Maximum $chars.Length)] }))
 $secure = ConvertTo-SecureString -String $plain -AsPlainText -Force
-$work = Join-Path $env:PUBLIC ('csi-pipe-probe-' + $user)
+$work = Join-Path $WorkDir ('csi-pipe-probe-' + $user)
 New-Item -ItemType Directory -Path $work -Force | Out-Null
 try {
     New-LocalUser -Name $user -Password $secure -AccountNeverExpires -PasswordNeverExpires -Description 'csi-proxy pipe probe' | Out-Null
     # New-LocalUser may already have made it a member of Users; it must not be an administrator.
-    $inGroup = { param($group) @(Get-LocalGroupMember -Group $group | Where-Object { $_.Name -like ('*\' + $user) }).Count -gt 0 }
-    if (-not (& $inGroup 'Users')) { Add-LocalGroupMember -Group 'Users' -Member $user }
+    $inGroup = { param($group) @(Get-LocalGroupMember -Name $group | Where-Object { $_.Name -like ('*\' + $user) }).Count -gt 0 }
+    if (-not (& $inGroup 'Users')) { Add-LocalGroupMember -Name 'Users' -Member $user }
     if (& $inGroup 'Administrators') { throw ($user + ' is an administrator; the probe would prove nothing') }
     # The probe connects to the pipe: exit 0 refused (EPERM/EACCES), 1 connected, 2 anything else.
     $probeFile = Join-Path $work 'probe.js'
@@ -39,7 +42,7 @@ try {
     $pipe = '\\.\pipe\' + $PipeName
     $out = Join-Path $work 'out.txt'
     $err = Join-Path $work 'err.txt'
-    $cred = New-Object System.Management.Automation.PSCredential -ArgumentList ($env:COMPUTERNAME + '\' + $user), $secure
+    $cred = New-Object System.Management.Automation.PSCredential -ArgumentList ('.\' + $user), $secure
     # Start-Process joins its arguments with spaces: neither path has one.
     $process = Start-Process -FilePath $Node -ArgumentList @($probeFile, $pipe) -Credential $cred `
         -WorkingDirectory $work -RedirectStandardOutput $out -RedirectStandardError $err `
