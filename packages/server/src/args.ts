@@ -15,6 +15,8 @@ export type Command =
       readonly options: ServerOptions;
       /** `--audit-log`: the file the audit log is appended to (stderr when absent). */
       readonly auditLog?: string;
+      /** `--windows-service`: run under the Service Control Manager as `csiproxy`. */
+      readonly windowsService?: boolean;
     };
 
 /** A command line the bin cannot run; its message says why. */
@@ -43,6 +45,9 @@ Options:
                           reproduces upstream v1's rules (with a warning)
   --metrics-bind-address ADDR  serve upstream's Prometheus gRPC metrics at http://ADDR/metrics
                           (:9090, 127.0.0.1:9090; plain HTTP, no authentication, counts only)
+  --windows-service       run under the Windows Service Control Manager as csiproxy (install
+                          with sc.exe create, as upstream's); output goes to
+                          %ProgramData%\\csi-proxy-server\\service.log
   --audit-log FILE        append the audit log's JSON lines here (default: stderr)
   --jwks-file FILE        verify callers' bearer tokens (Kubernetes projected service-account
                           tokens) against this JWKS; without it or --jwks-url, tokens are refused
@@ -54,10 +59,6 @@ Options:
 Upstream's single-dash spellings (-kubelet-path, -require-privacy=false) are accepted too.
 On start it prints one JSON line, {"ready":true,"endpoints":{...},...}; SIGTERM or SIGINT
 stops it and removes the sockets.`;
-
-const notYet: Readonly<Record<string, string>> = {
-  "windows-service": "running as a Windows service is not implemented yet",
-};
 
 // Go's flag package takes -name and --name alike, and bool flags as -name=false.
 function normalize(argv: readonly string[]): string[] {
@@ -136,10 +137,9 @@ export function parseCommand(
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   if (values.help === true) return { help: true };
-  for (const [flag, why] of Object.entries(notYet)) {
-    if (values[flag as keyof typeof values] !== undefined)
-      throw new UsageError(`--${flag}: ${why}.`);
-  }
+  const windowsService = values["windows-service"] === true;
+  if (windowsService && platform !== "win32")
+    throw new UsageError("--windows-service runs under the Windows service manager only.");
   const socketDir = values["socket-dir"];
   const pipeSids = values["pipe-sid"];
   if (platform === "win32") {
@@ -186,5 +186,6 @@ export function parseCommand(
         : { metricsBindAddress }),
     },
     ...(auditLog === undefined ? {} : { auditLog }),
+    ...(windowsService ? { windowsService } : {}),
   };
 }

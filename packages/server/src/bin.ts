@@ -1,16 +1,32 @@
 #!/usr/bin/env node
+import { parseCommand } from "./args.js";
 import { runServer } from "./main.js";
 
-const stop = new AbortController();
-// SIGTERM (kubelet, systemd, a service manager) and SIGINT stop it cleanly; a second one does not wait.
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.once(signal, () => {
-    stop.abort();
-    process.once(signal, () => process.exit(130));
-  });
+function asService(argv: readonly string[]): boolean {
+  try {
+    const command = parseCommand(argv);
+    return !command.help && command.windowsService === true;
+  } catch {
+    return false; // runServer reports the usage error
+  }
 }
 
-process.exitCode = await runServer(process.argv.slice(2), stop.signal, {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-});
+const argv = process.argv.slice(2);
+if (asService(argv)) {
+  // Loaded only here: it binds the service manager's calls through koffi.
+  const { runServerAsService } = await import("./service/main.js");
+  process.exitCode = await runServerAsService(argv);
+} else {
+  const stop = new AbortController();
+  // SIGTERM (kubelet, systemd, a service manager) and SIGINT stop it cleanly; a second one does not wait.
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => {
+      stop.abort();
+      process.once(signal, () => process.exit(130));
+    });
+  }
+  process.exitCode = await runServer(argv, stop.signal, {
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+  });
+}
