@@ -59,7 +59,7 @@ describe("parseCommand", () => {
     [["--socket-dir", "/s"], "--policy is required"],
     [["--socket-dir", "/s", "--socket-mode", "0666"], "--socket-mode is 0600 or 0660"],
     [["--socket-dir", "/s", "--require-privacy=maybe"], "--require-privacy takes true or false"],
-    [["--socket-dir", "/s", "--windows-service"], "not implemented yet"],
+    [["--socket-dir", "/s", "--windows-service"], "runs under the Windows service manager only"],
     [["--socket-dir", "/s", "--bogus"], "Unknown option"],
     [["--socket-dir", "/s", "extra"], "positional"],
   ])("refuses %j", (argv, message) => {
