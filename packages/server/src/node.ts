@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { Disk } from "@csi-proxy/disk";
 import { createPowerShell, type PowerShell } from "@csi-proxy/exec";
-import { Filesystem } from "@csi-proxy/filesystem";
+import { createNodeFilesystemHost, Filesystem, type FilesystemHost } from "@csi-proxy/filesystem";
 import { Iscsi } from "@csi-proxy/iscsi";
 import { Smb } from "@csi-proxy/smb";
 import { System } from "@csi-proxy/system";
@@ -15,6 +15,8 @@ import { simulatedPaths, windowsPaths, type PathMapping } from "./paths.js";
 export interface ServedNode {
   readonly groups: NodeGroups;
   readonly paths: PathMapping;
+  /** How Node sees the node's folders: where a request's links lead is read through it. */
+  readonly fsHost: FilesystemHost;
   /** The simulated node's folders (`--simulate` only), for tests and the ready line. */
   readonly simulator?: SimulatorFolders | undefined;
   /** Ends the PowerShell processes (and removes a simulated node). */
@@ -32,7 +34,12 @@ export function windowsNode(workingDirs: readonly string[]): ServedNode {
     system: new System({ shell }),
     volume: new Volume({ shell, pathStyle: "windows" }),
   };
-  return { groups, paths: windowsPaths, close: () => shell.close() };
+  return {
+    groups,
+    paths: windowsPaths,
+    fsHost: createNodeFilesystemHost(),
+    close: () => shell.close(),
+  };
 }
 
 /**
@@ -65,10 +72,11 @@ export async function simulatedNode(
     const roots = workingDirs.map((dir) => paths.toHost(dir));
     for (const root of roots) mkdirSync(root, { recursive: true });
     shell = await winsim.createSimulatedPowerShell(sim);
+    const fsHost = winsim.windowsFilesystemHost(sim);
     const groups: NodeGroups = {
       disk: new Disk({ shell }),
       filesystem: new Filesystem({
-        host: winsim.windowsFilesystemHost(sim),
+        host: fsHost,
         pathStyle: "posix",
         allowedRoots: roots,
       }),
@@ -81,7 +89,7 @@ export async function simulatedNode(
       system: new System({ shell }),
       volume: new Volume({ shell, pathStyle: "posix" }),
     };
-    return { groups, paths, simulator: { dir: sim.dir, root: sim.root }, close };
+    return { groups, paths, fsHost, simulator: { dir: sim.dir, root: sim.root }, close };
   } catch (error) {
     await close();
     throw error;

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
 import { invalidArgument, isWithin, normalizePath } from "@csi-proxy/exec";
 
 /**
@@ -8,10 +8,12 @@ import { invalidArgument, isWithin, normalizePath } from "@csi-proxy/exec";
 export interface PathMapping {
   /** The host path of a normalised Windows path (`C:\...`). */
   toHost(windowsPath: string): string;
+  /** The Windows path of a host path, or undefined when it lies outside what requests can name. */
+  fromHost(hostPath: string): string | undefined;
 }
 
 /** Windows: paths reach the host as they are. */
-export const windowsPaths: PathMapping = { toHost: (path) => path };
+export const windowsPaths: PathMapping = { toHost: (path) => path, fromHost: (path) => path };
 
 /**
  * The simulated node: `C:\var\lib\kubelet\x` is `<root>/var/lib/kubelet/x`. Only drive C:
@@ -26,6 +28,14 @@ export function simulatedPaths(root: string): PathMapping {
       }
       return join(root, ...windowsPath.slice(3).split("\\"));
     },
+    fromHost(hostPath) {
+      const rest = relative(root, hostPath);
+      if (rest.startsWith("..") || isAbsolute(rest)) return undefined;
+      return `C:\\${rest
+        .split(sep)
+        .filter((s) => s !== "")
+        .join("\\")}`;
+    },
   };
 }
 
@@ -38,7 +48,17 @@ export function windowsPath(value: unknown): string {
   if (typeof value !== "string" || !/^([a-zA-Z]:\\|\\)/.test(value)) {
     throw invalidArgument(`not an absolute Windows path: ${String(value)}`);
   }
-  return normalizePath(value, { style: "windows" });
+  const path = normalizePath(value, { style: "windows" });
+  // Windows drops a name's trailing dots and spaces, so such a path would not name what it says.
+  if (
+    path
+      .slice(3)
+      .split("\\")
+      .some((segment) => /[. ]$/.test(segment))
+  ) {
+    throw invalidArgument(`A name in the path ends with a dot or a space: ${value}`);
+  }
+  return path;
 }
 
 /** Whether a normalised Windows path lies in one of the roots (separator boundary, NTFS case folding). */

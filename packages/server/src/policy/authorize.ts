@@ -4,6 +4,7 @@ import type { Grants } from "./grants.js";
 import type { Caller } from "../identity.js";
 import type { Policy } from "./load.js";
 import { pathMatches, samePortal, smbMatches, type PortalKey } from "./match.js";
+import type { PathResolver } from "./resolve.js";
 import { describeResource, type Resource } from "./resources.js";
 
 /** A refusal: which grant kind was missing, for what. */
@@ -39,10 +40,13 @@ function iqnGranted(grants: Grants, iqn: string): boolean {
 /** The policy's decisions, with the read-only host checks that disks and volumes need. */
 export class Authorizer {
   readonly #groups: NodeGroups;
+  readonly #resolve: PathResolver | undefined;
   readonly #hints = new Map<string, { portal: PortalKey; iqn: string }>();
 
-  constructor(groups: NodeGroups) {
+  /** `resolve` follows a path's links on the host; a path must be granted where they lead too. */
+  constructor(groups: NodeGroups, resolve?: PathResolver) {
     this.#groups = groups;
+    this.#resolve = resolve;
   }
 
   /**
@@ -59,6 +63,15 @@ export class Authorizer {
     for (const resource of resources) {
       const decision = this.#offline(grants, resource);
       if (!decision.allowed) return decision;
+    }
+    for (const resource of resources) {
+      if (
+        resource.kind === "path" &&
+        !(await this.#resolvedGranted(grants, resource.path, resource.field === "source_path"))
+      ) {
+        // Where the links lead is the host's business, not the caller's: it is not said.
+        return deny("paths", `${resource.path} (once its links are followed)`);
+      }
     }
     for (const resource of resources) {
       if (
@@ -101,6 +114,20 @@ export class Authorizer {
       default:
         return allowed;
     }
+  }
+
+  // A junction or symlink inside a granted folder (a pod can make one in its own volume) must not
+  // carry a request into a folder the caller was not given.
+  // A new link's source is followed to its end: the link will lead wherever it leads.
+  async #resolvedGranted(grants: Grants, path: string, followFinal: boolean): Promise<boolean> {
+    if (this.#resolve === undefined) return true;
+    let resolved: string | undefined;
+    try {
+      resolved = await this.#resolve(path, followFinal);
+    } catch {
+      return false; // a link loop, a folder that cannot be read: not shown to be granted
+    }
+    return resolved !== undefined && grants.paths.some((pattern) => pathMatches(resolved, pattern));
   }
 
   #hint(portal: PortalKey, iqn: string): void {
