@@ -1,6 +1,7 @@
 // Per-call overhead of a trivial script: spawn mode, session pools of 1 and 4, node-powershell.
 import { createPowerShell, ps, type PowerShell as ExecShell } from "@csi-proxy/exec";
 import { PowerShell as NodePowerShell } from "node-powershell";
+import { measureFloor } from "./floor.js";
 import { measureCalls, type Budget, type Row } from "./measure.js";
 
 /** The trivial script's text, the same in every row. */
@@ -58,7 +59,7 @@ export interface Overhead {
   readonly peerError: string | undefined;
 }
 
-/** The overhead rows, in report order: spawn, session pool 1, session pool 4, node-powershell. */
+/** The overhead rows, in report order: spawn, session pool 1, session pool 4, the floor, node-powershell. */
 export async function measureOverhead(pwsh: string): Promise<Overhead> {
   const spawn = createPowerShell({ executable: pwsh, mode: "spawn" });
   const rows = [await execRow("spawn (process per call)", spawn, spawnBudget)];
@@ -67,6 +68,7 @@ export async function measureOverhead(pwsh: string): Promise<Overhead> {
     await warmPool(shell, poolSize);
     rows.push(await execRow(`session, pool ${poolSize}`, shell, sessionBudget));
   }
+  rows.push(await measureFloor(pwsh));
   try {
     rows.push(await nodePowerShellRow(pwsh));
   } catch (error) {

@@ -124,6 +124,15 @@ export function verdicts(results: Results): Verdict[] {
   }
   const peer = find(results.overhead, "node-powershell");
   const pool1 = find(results.overhead, "session, pool 1");
+  const floor = find(results.overhead, "floor:");
+  if (floor !== undefined && pool1 !== undefined) {
+    const ratio = pool1.median / floor.median;
+    out.push({
+      target: "session pool 1 per call ≤ 2× the floor (median)",
+      measured: `${formatRatio(ratio)} (${formatMs(pool1.median)} ms vs ${formatMs(floor.median)} ms)`,
+      pass: ratio <= 2,
+    });
+  }
   if (peer !== undefined && pool1 !== undefined) {
     out.push({
       target: "session pool 1 no slower than node-powershell (median)",

@@ -188,6 +188,19 @@ describe("renderReport", () => {
     expect(renderReport(results(2, 100))).not.toContain("## Round trips");
   });
 
+  it("holds session pool 1 to twice the floor of a persistent pwsh", () => {
+    const base = results(2, 100);
+    const floor = row(
+      "floor: persistent pwsh, cached script block, one parameter, JSON",
+      0.5,
+      0.001,
+    );
+    const text = renderReport({ ...base, overhead: [...base.overhead, floor] });
+    expect(text).toMatch(
+      /\| session pool 1 per call ≤ 2× the floor \(median\) \| 4\.0× \(2\.00 ms vs 0\.50 ms\) \| \*\*fail\*\* \|/,
+    );
+  });
+
   it("says why node-powershell has no row", () => {
     const text = renderReport({ ...results(2, 100), peerError: "pwsh exited" });
     expect(text).toContain("node-powershell could not be measured: pwsh exited");
