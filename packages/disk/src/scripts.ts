@@ -90,9 +90,10 @@ if ($disk.IsOffline) {
 }
 $refusal = $null
 if ($ClearReadOnly -and $disk.IsReadOnly) {
+    $cleared = $false
     try {
         Set-Disk -Number $Number -IsReadOnly $false
-        $disk = Get-Disk -Number $Number
+        $cleared = $true
     } catch {
         $failure = $_
         $id = [string]$failure.FullyQualifiedErrorId
@@ -136,6 +137,8 @@ if ($ClearReadOnly -and $disk.IsReadOnly) {
             scriptStackTrace      = [string]$failure.ScriptStackTrace
         }
     }
+    # Only Set-Disk's own failure is a refusal: the check after it fails as itself.
+    if ($cleared) { $disk = Get-Disk -Number $Number }
 }
 [pscustomobject]@{ isOffline = $disk.IsOffline; isReadOnly = $disk.IsReadOnly; readOnlyRefusal = $refusal }
 `;

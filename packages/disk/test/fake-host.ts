@@ -189,20 +189,20 @@ export class FakeDiskHost implements DiskHost {
     }
     let readOnlyRefusal: Error | null = null;
     if (clearReadOnly && seen.isReadOnly) {
+      let cleared = false;
       try {
         await this.step("Set-Disk -IsReadOnly");
         const disk = this.disk(diskNumber);
         if (disk.keepsReadOnly !== true) disk.isReadOnly = false;
-        seen = await this.read(diskNumber);
+        cleared = true;
       } catch (error) {
         // As the script: a cmdlet's refusal is reported; a miss or a call that got no answer is not.
-        if (
-          !(isCsiProxyError(error) && error.code === "COMMAND_FAILED") ||
-          !(error instanceof Error)
-        )
-          throw error;
+        const refused = isCsiProxyError(error) && error.code === "COMMAND_FAILED";
+        if (!refused || !(error instanceof Error)) throw error;
         readOnlyRefusal = error;
       }
+      // Only Set-Disk's own failure is a refusal: the check after it fails as itself.
+      if (cleared) seen = await this.read(diskNumber);
     }
     return { isOffline: seen.isOffline, isReadOnly: seen.isReadOnly, readOnlyRefusal };
   }
