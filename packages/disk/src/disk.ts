@@ -3,14 +3,13 @@ import {
   createKeyedLock,
   CsiProxyError,
   invalidArgument,
-  isCsiProxyError,
   withCallContext,
   type CallContext,
   type CallOptions,
   type HostBinding,
   type HostOptions,
 } from "@csi-proxy/exec";
-import { DiskReadOnlyError, hasStorageWmiCode, operationFailed } from "./errors.js";
+import { DiskReadOnlyError, operationFailed } from "./errors.js";
 import { createPowerShellDiskHost, type DiskHost } from "./host.js";
 import { normalizeSerialNumber, parseLocation } from "./rules.js";
 import type {
@@ -41,13 +40,6 @@ import {
   parsePage83Id,
   requestObject,
 } from "./validate.js";
-
-/** Raw MSFT_Disk.PartitionStyle of an uninitialised disk. */
-const rawPartitionStyle = 0;
-/** StorageWMI 41001: the disk has already been initialized (someone else got there first). */
-const alreadyInitialized = 41001;
-/** StorageWMI 42002: the partition exists but its access path could not be assigned. */
-const accessPathInUse = 42002;
 
 // One lock table per process, so two Disk instances cannot interleave changes to one disk.
 const diskLocks = createKeyedLock();
@@ -109,7 +101,7 @@ export class Disk {
   /**
    * Makes the disk hold one data partition: initialises it as GPT when it is RAW, then creates a
    * partition over all free space unless a partition other than the Microsoft Reserved one exists
-   * (MBR disks included). Idempotent.
+   * (MBR disks included). Idempotent. One PowerShell call, which reads the disk and decides itself.
    * Cancelled: the disk may already be initialised as GPT (with its MSR partition), and the data
    * partition may exist; a retry is safe, as it initialises only a RAW disk and creates a
    * partition only when none exists.
@@ -120,18 +112,9 @@ export class Disk {
   ): Promise<PartitionDiskResponse> {
     const number = diskNumber(request, "partitionDisk");
     await withCallContext("partitionDisk", options, (context) =>
-      this.#locked("partitionDisk", number, context, async () => {
-        const disk = await this.#host.getDisk(number, context);
-        if (disk.partitionStyle === rawPartitionStyle) await this.#initialize(number, context);
-        if ((await this.#host.countDataPartitions(number, context)) > 0) return;
-        try {
-          await this.#host.createPartition(number, context);
-        } catch (error) {
-          // Upstream tolerates 42002: the partition exists, only its access path failed.
-          if (!hasStorageWmiCode(error, accessPathInUse)) throw error;
-          if ((await this.#host.countDataPartitions(number, context)) === 0) throw error;
-        }
-      }),
+      this.#locked("partitionDisk", number, context, () =>
+        this.#host.partitionDisk(number, context),
+      ),
     );
     return {};
   }
@@ -199,7 +182,8 @@ export class Disk {
   }
 
   /**
-   * Brings the disk online or takes it offline; only calls that change something are made.
+   * Brings the disk online or takes it offline, in one PowerShell call that reads the disk and
+   * decides itself; only calls that change something are made.
    * Read-only is left alone unless `clearReadOnly` is set: then, after `IsOffline $false`, the
    * disk is read again (Windows may apply read-only as it comes online) and `IsReadOnly $false`
    * is set if needed, then checked. If the disk stays read-only it stays online and the call
@@ -219,18 +203,18 @@ export class Disk {
     }
     return withCallContext("setDiskState", options, (context) =>
       this.#locked("setDiskState", number, context, async () => {
-        let disk = await this.#host.getDisk(number, context);
         if (!isOnline) {
-          if (!disk.isOffline) await this.#host.setOffline(number, true, context);
-          return { isReadOnly: disk.isReadOnly };
+          const { isReadOnly } = await this.#host.setOffline(number, context);
+          return { isReadOnly };
         }
-        if (disk.isOffline) {
-          await this.#host.setOffline(number, false, context);
-          disk = await this.#host.getDisk(number, context);
+        const state = await this.#host.setOnline(number, clearReadOnly, context);
+        // The disk is online by now: a refusal must not read as "onlining failed". Whether Windows
+        // can report success and keep the attribute is not documented, so the host re-read it.
+        if (clearReadOnly && (state.readOnlyRefusal !== null || state.isReadOnly)) {
+          const cause = state.readOnlyRefusal;
+          throw new DiskReadOnlyError(number, cause === null ? {} : { cause });
         }
-        if (!clearReadOnly || !disk.isReadOnly) return { isReadOnly: disk.isReadOnly };
-        await this.#clearReadOnly(number, context);
-        return { isReadOnly: false };
+        return { isReadOnly: state.isReadOnly };
       }),
     );
   }
@@ -279,30 +263,6 @@ export class Disk {
   /** Closes the PowerShell this instance created itself; a shell or host given to it is left open. */
   async close(): Promise<void> {
     await this.#binding.close();
-  }
-
-  // The disk is online by now: a refusal must not read as "onlining failed", so it becomes a
-  // DiskReadOnlyError; only a storage-side refusal (a cmdlet error) is, timeouts and misses keep their code.
-  async #clearReadOnly(number: number, context: CallContext): Promise<void> {
-    try {
-      await this.#host.setReadOnly(number, false, context);
-    } catch (error) {
-      if (isCsiProxyError(error) && error.code === "COMMAND_FAILED") {
-        throw new DiskReadOnlyError(number, { cause: error });
-      }
-      throw error;
-    }
-    // Whether Windows can report success and keep the attribute is not documented: check.
-    if ((await this.#host.getDisk(number, context)).isReadOnly) throw new DiskReadOnlyError(number);
-  }
-
-  async #initialize(number: number, context: CallContext): Promise<void> {
-    try {
-      await this.#host.initializeDisk(number, context);
-    } catch (error) {
-      // Initialised since we looked (another process): that is the state we wanted.
-      if (!hasStorageWmiCode(error, alreadyInitialized)) throw error;
-    }
   }
 
   async #call<T>(operation: string, work: () => Promise<T>): Promise<T> {

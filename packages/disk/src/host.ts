@@ -1,5 +1,6 @@
 import {
   noCallContext,
+  PowerShellError,
   type CallContext,
   type Params,
   type PowerShell,
@@ -7,16 +8,20 @@ import {
 } from "@csi-proxy/exec";
 import { DiskNotFoundError, isDiskQueryMiss } from "./errors.js";
 import { listDiskIdsScript } from "./ids-script.js";
-import { parseCount, parseDisk, parseDiskIds, parseLocations } from "./parse.js";
 import {
-  countDataPartitionsScript,
-  createPartitionScript,
+  parseDisk,
+  parseDiskIds,
+  parseDiskState,
+  parseLocations,
+  parsePartitionOutcome,
+} from "./parse.js";
+import {
   getDiskScript,
-  initializeDiskScript,
   listLocationsScript,
+  partitionDiskScript,
   rescanScript,
   setOfflineScript,
-  setReadOnlyScript,
+  setOnlineScript,
 } from "./scripts.js";
 
 /** Every script the disk group runs, by name, for audits and static checks (e.g. PowerShell 5.1 syntax). */
@@ -24,11 +29,9 @@ export const diskScripts: Readonly<Record<string, Script>> = Object.freeze({
   listLocations: listLocationsScript,
   rescan: rescanScript,
   getDisk: getDiskScript,
-  initializeDisk: initializeDiskScript,
-  countDataPartitions: countDataPartitionsScript,
-  createPartition: createPartitionScript,
+  partitionDisk: partitionDiskScript,
+  setOnline: setOnlineScript,
   setOffline: setOfflineScript,
-  setReadOnly: setReadOnlyScript,
   listDiskIds: listDiskIdsScript,
 });
 
@@ -52,6 +55,28 @@ export interface HostDisk {
   readonly isReadOnly: boolean;
   /** Bytes: `number` when safe, `bigint` beyond 2^53 − 1. */
   readonly size: number | bigint;
+}
+
+/** What {@link DiskHost.partitionDisk} did. */
+export interface HostPartitionOutcome {
+  /** The disk was RAW and this call initialised it as GPT (which adds the MSR partition). */
+  readonly initialized: boolean;
+  /** The disk had no data partition and this call created one over all free space. */
+  readonly created: boolean;
+}
+
+/** A disk's online state after {@link DiskHost.setOnline} or {@link DiskHost.setOffline}. */
+export interface HostDiskState {
+  /** `MSFT_Disk.IsOffline`, as read after the last change. */
+  readonly isOffline: boolean;
+  /** `MSFT_Disk.IsReadOnly`, as read after the last change. */
+  readonly isReadOnly: boolean;
+  /**
+   * Why clearing read-only failed, when it was asked for, tried and refused by Windows (the
+   * disk is online by then); null otherwise. For the PowerShell host a `PowerShellError` whose
+   * `record` is the refusal's error record.
+   */
+  readonly readOnlyRefusal: Error | null;
 }
 
 /** One disk's identifiers as read on the host: `page83` or `error` is set. */
@@ -87,16 +112,26 @@ export interface DiskHost {
   rescan(context?: CallContext): Promise<void>;
   /** The state of one disk. */
   getDisk(diskNumber: number, context?: CallContext): Promise<HostDisk>;
-  /** Initialises a RAW disk as GPT. */
-  initializeDisk(diskNumber: number, context?: CallContext): Promise<void>;
-  /** How many partitions of the disk are not the Microsoft Reserved partition. */
-  countDataPartitions(diskNumber: number, context?: CallContext): Promise<number>;
-  /** Creates one partition using all free space. */
-  createPartition(diskNumber: number, context?: CallContext): Promise<void>;
-  /** Sets `IsOffline`. */
-  setOffline(diskNumber: number, isOffline: boolean, context?: CallContext): Promise<void>;
-  /** Sets `IsReadOnly`. */
-  setReadOnly(diskNumber: number, isReadOnly: boolean, context?: CallContext): Promise<void>;
+  /**
+   * Makes the disk hold one data partition, observing, deciding and acting in one step: reads the
+   * disk; initialises it as GPT when it is RAW (a concurrent initialisation, StorageWMI 41001, is
+   * tolerated); creates one partition over all free space unless a partition other than the
+   * Microsoft Reserved one exists (StorageWMI 42002 is tolerated when a data partition exists after
+   * it). Idempotent.
+   */
+  partitionDisk(diskNumber: number, context?: CallContext): Promise<HostPartitionOutcome>;
+  /**
+   * Brings the disk online when it is offline, then re-reads it; with `clearReadOnly`, clears
+   * `IsReadOnly` when set, then re-reads it. A refused clear is reported as `readOnlyRefusal`,
+   * not thrown; other failures reject.
+   */
+  setOnline(
+    diskNumber: number,
+    clearReadOnly: boolean,
+    context?: CallContext,
+  ): Promise<HostDiskState>;
+  /** Takes the disk offline when it is online; `IsReadOnly` is left alone and reported. */
+  setOffline(diskNumber: number, context?: CallContext): Promise<HostDiskState>;
   /** Identifiers of every disk, read in one pass; unreadable disks carry an `error`. */
   listDiskIds(context?: CallContext): Promise<readonly HostDiskId[]>;
 }
@@ -140,20 +175,30 @@ export function createPowerShellDiskHost(shell: PowerShell): DiskHost {
     async getDisk(diskNumber, context) {
       return parseDisk(await onDisk(getDiskScript, diskNumber, {}, context));
     },
-    async initializeDisk(diskNumber, context) {
-      await onDisk(initializeDiskScript, diskNumber, {}, context);
+    async partitionDisk(diskNumber, context) {
+      return parsePartitionOutcome(await onDisk(partitionDiskScript, diskNumber, {}, context));
     },
-    async countDataPartitions(diskNumber, context) {
-      return parseCount(await onDisk(countDataPartitionsScript, diskNumber, {}, context));
+    async setOnline(diskNumber, clearReadOnly, context) {
+      const started = Date.now();
+      const params = { ClearReadOnly: clearReadOnly };
+      const state = parseDiskState(await onDisk(setOnlineScript, diskNumber, params, context));
+      const record = state.readOnlyRefusal;
+      // Shaped as if the clearing had thrown, so the refusal's record stays reachable as a cause.
+      const readOnlyRefusal =
+        record === null
+          ? null
+          : new PowerShellError(`${setOnlineScript.name} failed: ${record.message}`, {
+              code: "COMMAND_FAILED",
+              scriptName: setOnlineScript.name,
+              mode: shell.mode,
+              durationMs: Date.now() - started,
+              record,
+            });
+      return { isOffline: state.isOffline, isReadOnly: state.isReadOnly, readOnlyRefusal };
     },
-    async createPartition(diskNumber, context) {
-      await onDisk(createPartitionScript, diskNumber, {}, context);
-    },
-    async setOffline(diskNumber, isOffline, context) {
-      await onDisk(setOfflineScript, diskNumber, { IsOffline: isOffline }, context);
-    },
-    async setReadOnly(diskNumber, isReadOnly, context) {
-      await onDisk(setReadOnlyScript, diskNumber, { IsReadOnly: isReadOnly }, context);
+    async setOffline(diskNumber, context) {
+      const state = parseDiskState(await onDisk(setOfflineScript, diskNumber, {}, context));
+      return { isOffline: state.isOffline, isReadOnly: state.isReadOnly, readOnlyRefusal: null };
     },
     async listDiskIds(context) {
       return parseDiskIds(await run(listDiskIdsScript, {}, context));

@@ -1,7 +1,14 @@
 export { Disk } from "./disk.js";
 export type { DiskOptions } from "./disk.js";
 export { createPowerShellDiskHost } from "./host.js";
-export type { DiskHost, HostDisk, HostDiskId, HostDiskLocation } from "./host.js";
+export type {
+  DiskHost,
+  HostDisk,
+  HostDiskId,
+  HostDiskLocation,
+  HostDiskState,
+  HostPartitionOutcome,
+} from "./host.js";
 export {
   DiskNotFoundError,
   DiskReadOnlyError,

@@ -1,5 +1,5 @@
-import { CsiProxyError } from "@csi-proxy/exec";
-import type { HostDisk, HostDiskId, HostDiskLocation } from "./host.js";
+import { CsiProxyError, type PowerShellErrorRecord } from "@csi-proxy/exec";
+import type { HostDisk, HostDiskId, HostDiskLocation, HostPartitionOutcome } from "./host.js";
 
 const maxUint32 = 0xffff_ffff;
 
@@ -67,12 +67,73 @@ export function parseDisk(value: unknown): HostDisk {
   return { number: number as number, partitionStyle, isOffline, isReadOnly, size };
 }
 
-/** A count written as a bare integer. */
-export function parseCount(value: unknown): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
-    throw parseFailed("count", value);
+/** Output of the partitioning script: what it did. */
+export function parsePartitionOutcome(value: unknown): HostPartitionOutcome {
+  if (
+    !isRecord(value) ||
+    typeof value.initialized !== "boolean" ||
+    typeof value.created !== "boolean"
+  ) {
+    throw parseFailed("partitioning outcome", value);
   }
-  return value;
+  return { initialized: value.initialized, created: value.created };
+}
+
+/** A disk's state after a change, with the error record of a refused read-only clear, if any. */
+export interface ParsedDiskState {
+  readonly isOffline: boolean;
+  readonly isReadOnly: boolean;
+  readonly readOnlyRefusal: PowerShellErrorRecord | null;
+}
+
+function stringOr(value: unknown, fallback: string): string {
+  return typeof value === "string" ? value : fallback;
+}
+
+function errorRecord(value: unknown): PowerShellErrorRecord {
+  if (
+    !isRecord(value) ||
+    typeof value.message !== "string" ||
+    typeof value.fullyQualifiedErrorId !== "string"
+  ) {
+    throw parseFailed("error record", value);
+  }
+  const chain = Array.isArray(value.exceptionChain)
+    ? value.exceptionChain.filter((t): t is string => typeof t === "string")
+    : [];
+  return {
+    message: value.message,
+    fullyQualifiedErrorId: value.fullyQualifiedErrorId,
+    category: stringOr(value.category, ""),
+    reason: stringOr(value.reason, ""),
+    targetName: stringOr(value.targetName, ""),
+    targetType: stringOr(value.targetType, ""),
+    exceptionType: stringOr(value.exceptionType, ""),
+    exceptionChain: chain,
+    hResult: typeof value.hResult === "number" ? value.hResult : 0,
+    nativeErrorCode: stringOrNull(value.nativeErrorCode),
+    statusCode: typeof value.statusCode === "number" ? value.statusCode : null,
+    messageId: stringOrNull(value.messageId),
+    errorDetails: stringOrNull(value.errorDetails),
+    scriptStackTrace: stringOr(value.scriptStackTrace, ""),
+  };
+}
+
+/** Output of the online/offline scripts. */
+export function parseDiskState(value: unknown): ParsedDiskState {
+  if (
+    !isRecord(value) ||
+    typeof value.isOffline !== "boolean" ||
+    typeof value.isReadOnly !== "boolean"
+  ) {
+    throw parseFailed("disk state", value);
+  }
+  const refusal = value.readOnlyRefusal;
+  return {
+    isOffline: value.isOffline,
+    isReadOnly: value.isReadOnly,
+    readOnlyRefusal: refusal === null || refusal === undefined ? null : errorRecord(refusal),
+  };
 }
 
 function idError(value: unknown): HostDiskId["error"] {

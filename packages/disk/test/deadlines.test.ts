@@ -8,7 +8,7 @@ import {
 import { badCallOptions, describeWithPwsh, gate, publicMethods } from "@csi-proxy/test-utils";
 import type { Simulator } from "@csi-proxy/winsim";
 import { describe, expect, it } from "vitest";
-import { createPowerShellDiskHost, Disk } from "../src/index.js";
+import { createPowerShellDiskHost, Disk, type HostPartitionOutcome } from "../src/index.js";
 import { FakeDiskHost, type FakeDisk } from "./fake-host.js";
 import { failure, GiB, useSimHost } from "./sim-setup.js";
 
@@ -74,14 +74,14 @@ describe("every Disk method's options", () => {
 });
 
 describe("a Disk call waiting for its disk's lock", () => {
-  /** Disk 1 RAW; the holder's first getDisk waits for `release`. */
+  /** Disk 1 RAW; the holder's first host call waits for `release`. */
   function held() {
     const host = new FakeDiskHost([rawDisk()]);
     const entered = gate();
     const release = gate();
     let first = true;
-    host.hook = async (method) => {
-      if (method !== "getDisk" || !first) return;
+    host.hook = async () => {
+      if (!first) return;
       first = false;
       entered.open();
       await release.opened;
@@ -102,12 +102,8 @@ describe("a Disk call waiting for its disk's lock", () => {
     expect((await failure(waiter)).code).toBe("ABORTED");
     release.open();
     await expect(holder).resolves.toEqual({});
-    expect(host.methods()).toEqual([
-      "getDisk",
-      "initializeDisk",
-      "countDataPartitions",
-      "createPartition",
-    ]);
+    expect(host.methods()).toEqual(["partitionDisk"]);
+    expect(host.steps).toEqual(["Get-Disk", "Initialize-Disk", "Get-Partition", "New-Partition"]);
     expect(host.disks.get(1)?.isOffline).toBe(false);
     // The lock is free again: the next call on the disk runs.
     await expect(disk.getDiskState({ diskNumber: 1 })).resolves.toEqual({ isOnline: true });
@@ -121,15 +117,18 @@ describe("a Disk call waiting for its disk's lock", () => {
     expect((await failure(waiter)).code).toBe("TIMEOUT");
     release.open();
     await holder;
-    expect(host.methods().filter((m) => m === "getDisk")).toHaveLength(1);
+    expect(host.methods()).toEqual(["partitionDisk"]);
   });
 });
 
 describe("a cancelled step that took effect anyway", () => {
   // Ending PowerShell may not stop the Storage service's operation: the less convenient case.
   class LateHost extends FakeDiskHost {
-    override async createPartition(diskNumber: number): Promise<void> {
-      await super.createPartition(diskNumber);
+    late = true;
+    override async partitionDisk(diskNumber: number): Promise<HostPartitionOutcome> {
+      const outcome = await super.partitionDisk(diskNumber);
+      if (!this.late) return outcome;
+      this.late = false;
       throw new CsiProxyError("partitionDisk was aborted.", { code: "ABORTED" });
     }
   }
@@ -138,33 +137,25 @@ describe("a cancelled step that took effect anyway", () => {
     const host = new LateHost([rawDisk()]);
     const disk = new Disk({ host });
     expect((await failure(disk.partitionDisk({ diskNumber: 1 }))).code).toBe("ABORTED");
-    host.calls.length = 0;
+    host.steps.length = 0;
     expect(await disk.partitionDisk({ diskNumber: 1 })).toEqual({});
-    expect(host.methods()).toEqual(["getDisk", "countDataPartitions"]);
+    expect(host.steps).toEqual(["Get-Disk", "Get-Partition"]);
     expect(host.disks.get(1)?.partitions).toEqual(["reserved", "basic"]);
   });
 });
 
-describe("one deadline across a method's scripts", () => {
-  /** A shell answering a RAW disk that becomes GPT; each run takes a few ms and records its options. */
+describe("the deadline of a method's one script", () => {
+  /** A shell answering every disk script; each run takes a few ms and records its options. */
   function recordingShell() {
     const runs: { script: string; options: RunOptions | undefined }[] = [];
-    let style = 0;
     const answer = (script: Script): unknown => {
       switch (script.name) {
         case "disk.get":
-          return {
-            number: 1,
-            partitionStyle: style,
-            isOffline: false,
-            isReadOnly: false,
-            size: GiB,
-          };
-        case "disk.initialize":
-          style = 2;
-          return undefined;
-        case "disk.countDataPartitions":
-          return 0;
+          return { number: 1, partitionStyle: 0, isOffline: false, isReadOnly: false, size: GiB };
+        case "disk.partition":
+          return { initialized: true, created: true };
+        case "disk.setOnline":
+          return { isOffline: false, isReadOnly: false, readOnlyRefusal: null };
         default:
           return undefined;
       }
@@ -173,7 +164,6 @@ describe("one deadline across a method's scripts", () => {
       mode: "session",
       run: async <T>(script: Script, _params?: Params, options?: RunOptions): Promise<T> => {
         runs.push({ script: script.name, options });
-        // Time passes in every script, so the deadline left for the next one is smaller.
         await new Promise((resolve) => setTimeout(resolve, 5));
         return answer(script) as T;
       },
@@ -183,23 +173,18 @@ describe("one deadline across a method's scripts", () => {
     return { shell, runs };
   }
 
-  it("partitionDisk: every script gets what is left of one timeoutMs, and the caller's signal", async () => {
+  it("partitionDisk and setDiskState: one script each, with what is left of timeoutMs and the caller's signal", async () => {
     const { shell, runs } = recordingShell();
     const disk = new Disk({ host: createPowerShellDiskHost(shell) });
     const controller = new AbortController();
-    await disk.partitionDisk({ diskNumber: 1 }, { signal: controller.signal, timeoutMs: 60_000 });
-    expect(runs.map((r) => r.script)).toEqual([
-      "disk.get",
-      "disk.initialize",
-      "disk.countDataPartitions",
-      "disk.createPartition",
-    ]);
-    const budgets = runs.map((r) => r.options?.timeoutMs ?? Infinity);
-    for (const [i, budget] of budgets.entries()) {
-      expect(budget).toBeLessThanOrEqual(i === 0 ? 60_000 : (budgets[i - 1] ?? 0));
+    const options = { signal: controller.signal, timeoutMs: 60_000 };
+    await disk.partitionDisk({ diskNumber: 1 }, options);
+    await disk.setDiskState({ diskNumber: 1, isOnline: true, clearReadOnly: true }, options);
+    expect(runs.map((r) => r.script)).toEqual(["disk.partition", "disk.setOnline"]);
+    for (const run of runs) {
+      expect(run.options?.timeoutMs).toBeLessThanOrEqual(60_000);
+      expect(run.options?.signal).toBe(controller.signal);
     }
-    expect(budgets.at(-1)).toBeLessThan(budgets[0] ?? 0);
-    expect(runs.every((r) => r.options?.signal === controller.signal)).toBe(true);
   });
 
   it("a host method called on its own passes no deadline", async () => {

@@ -110,67 +110,61 @@ describe("validation happens before any host call", () => {
 });
 
 describe("partitionDisk", () => {
-  it("initialises a RAW disk as GPT, then creates one partition", async () => {
+  it("initialises a RAW disk as GPT, then creates one partition, in one host call", async () => {
     const { host, disk } = setup([fakeDisk({ partitionStyle: 0, partitions: [] })]);
     await expect(disk.partitionDisk({ diskNumber: 1 })).resolves.toEqual({});
-    expect(host.methods()).toEqual([
-      "getDisk",
-      "initializeDisk",
-      "countDataPartitions",
-      "createPartition",
-    ]);
+    expect(host.calls).toEqual([{ method: "partitionDisk", args: [1] }]);
+    expect(host.steps).toEqual(["Get-Disk", "Initialize-Disk", "Get-Partition", "New-Partition"]);
     expect(host.disks.get(1)?.partitions).toEqual(["reserved", "basic"]);
   });
 
-  it("is idempotent: a second call only looks", async () => {
+  it("is idempotent: a second call only looks, in one host call", async () => {
     const { host, disk } = setup([fakeDisk({ partitionStyle: 0, partitions: [] })]);
     await disk.partitionDisk({ diskNumber: 1 });
     host.calls.length = 0;
+    host.steps.length = 0;
     await disk.partitionDisk({ diskNumber: 1 });
-    expect(host.methods()).toEqual(["getDisk", "countDataPartitions"]);
+    expect(host.methods()).toEqual(["partitionDisk"]);
+    expect(host.steps).toEqual(["Get-Disk", "Get-Partition"]);
     expect(host.disks.get(1)?.partitions).toEqual(["reserved", "basic"]);
   });
 
   it("creates a partition on an initialised disk that has only the reserved one", async () => {
     const { host, disk } = setup([fakeDisk({ partitions: ["reserved"] })]);
     await disk.partitionDisk({ diskNumber: 1 });
-    expect(host.methods()).toEqual(["getDisk", "countDataPartitions", "createPartition"]);
+    expect(host.steps).toEqual(["Get-Disk", "Get-Partition", "New-Partition"]);
   });
 
   it("leaves an MBR disk with a partition alone", async () => {
     const { host, disk } = setup([fakeDisk({ partitionStyle: 1, partitions: ["IFS"] })]);
     await disk.partitionDisk({ diskNumber: 1 });
-    expect(host.methods()).toEqual(["getDisk", "countDataPartitions"]);
+    expect(host.steps).toEqual(["Get-Disk", "Get-Partition"]);
   });
 
   it("partitions an empty MBR disk without re-initialising it", async () => {
     const { host, disk } = setup([fakeDisk({ partitionStyle: 1, partitions: [] })]);
     await disk.partitionDisk({ diskNumber: 1 });
-    expect(host.methods()).toEqual(["getDisk", "countDataPartitions", "createPartition"]);
+    expect(host.steps).toEqual(["Get-Disk", "Get-Partition", "New-Partition"]);
     expect(host.disks.get(1)?.partitionStyle).toBe(1);
   });
 
   it("tolerates StorageWMI 42002 from New-Partition when the partition exists", async () => {
     const { host, disk } = setup();
-    host.fail("createPartition", powerShellError("StorageWMI 42002,New-Partition"));
+    host.failStep("New-Partition", powerShellError("StorageWMI 42002,New-Partition"));
     // The real cmdlet created the partition before failing to assign the access path.
-    host.hook = async (method) => {
-      if (method === "createPartition") host.disks.get(1)?.partitions.push("basic");
+    host.stepHook = async (step) => {
+      if (step === "New-Partition") host.disks.get(1)?.partitions.push("basic");
       return Promise.resolve();
     };
     await disk.partitionDisk({ diskNumber: 1 });
-    expect(host.methods()).toEqual([
-      "getDisk",
-      "countDataPartitions",
-      "createPartition",
-      "countDataPartitions",
-    ]);
+    expect(host.steps).toEqual(["Get-Disk", "Get-Partition", "New-Partition", "Get-Partition"]);
+    expect(host.disks.get(1)?.partitions).toEqual(["reserved", "basic"]);
   });
 
   it("reports 42002 when no partition was created after all", async () => {
     const { host, disk } = setup();
     const cause = powerShellError("StorageWMI 42002,New-Partition");
-    host.fail("createPartition", cause);
+    host.failStep("New-Partition", cause);
     const error = await failure(disk.partitionDisk({ diskNumber: 1 }));
     expect(error.code).toBe("COMMAND_FAILED");
     expect(error.cause).toBe(cause);
@@ -178,27 +172,38 @@ describe("partitionDisk", () => {
 
   it("tolerates StorageWMI 41001 when someone else initialised the disk first", async () => {
     const { host, disk } = setup([fakeDisk({ partitionStyle: 0, partitions: [] })]);
-    host.hook = async (method) => {
+    host.stepHook = async (step) => {
       const d = host.disks.get(1)!;
-      if (method === "initializeDisk" && d.partitionStyle === 0) {
+      if (step === "Initialize-Disk" && d.partitionStyle === 0) {
         d.partitionStyle = 2;
         d.partitions.push("reserved");
       }
       return Promise.resolve();
     };
     await disk.partitionDisk({ diskNumber: 1 });
+    expect(host.steps).toEqual(["Get-Disk", "Initialize-Disk", "Get-Partition", "New-Partition"]);
     expect(host.disks.get(1)?.partitions).toEqual(["reserved", "basic"]);
   });
 
   it("keeps other New-Partition failures as the cause, code unchanged", async () => {
     const { host, disk } = setup();
     const cause = powerShellError("StorageWMI 41003,New-Partition", "The disk is offline.");
-    host.fail("createPartition", cause);
+    host.failStep("New-Partition", cause);
     const error = await failure(disk.partitionDisk({ diskNumber: 1 }));
     expect(error.code).toBe("COMMAND_FAILED");
     expect(error.cause).toBe(cause);
     expect(error.message).toContain("partitionDisk(disk 1)");
-    expect(host.methods()).toEqual(["getDisk", "countDataPartitions", "createPartition"]);
+    expect(host.steps).toEqual(["Get-Disk", "Get-Partition", "New-Partition"]);
+  });
+
+  it("keeps other Initialize-Disk failures as the cause, and creates nothing", async () => {
+    const { host, disk } = setup([fakeDisk({ partitionStyle: 0, partitions: [] })]);
+    const cause = powerShellError("StorageWMI 40001,Initialize-Disk", "Access denied");
+    host.failStep("Initialize-Disk", cause);
+    const error = await failure(disk.partitionDisk({ diskNumber: 1 }));
+    expect(error.code).toBe("COMMAND_FAILED");
+    expect(error.cause).toBe(cause);
+    expect(host.steps).toEqual(["Get-Disk", "Initialize-Disk"]);
   });
 
   it("fails with NOT_FOUND for a missing disk and does nothing else", async () => {
@@ -207,7 +212,7 @@ describe("partitionDisk", () => {
     expect(error.code).toBe("NOT_FOUND");
     expect(error).toBeInstanceOf(DiskNotFoundError);
     expect(error).toMatchObject({ diskNumber: 7 });
-    expect(host.methods()).toEqual(["getDisk"]);
+    expect(host.steps).toEqual(["Get-Disk"]);
   });
 
   it("serialises calls on one disk, and runs different disks in parallel", async () => {
@@ -215,8 +220,7 @@ describe("partitionDisk", () => {
     let active = 0;
     let maxActiveOnOne = 0;
     const events: string[] = [];
-    host.hook = async (method) => {
-      if (method !== "getDisk") return;
+    host.hook = async () => {
       active++;
       events.push(`start ${String(host.calls.at(-1)?.args[0])}`);
       maxActiveOnOne = Math.max(maxActiveOnOne, active);
@@ -245,16 +249,16 @@ describe("partitionDisk", () => {
     const { host, disk } = setup([fakeDisk({ isOffline: true, isReadOnly: true })]);
     let release = (): void => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
-    host.hook = async (method) => {
+    host.stepHook = async (step) => {
       // Holds the change between its two Set-Disk steps: online, still read-only.
-      if (method === "setReadOnly") await held;
+      if (step === "Set-Disk -IsReadOnly") await held;
     };
     const change = disk.setDiskState({ diskNumber: 1, isOnline: true, clearReadOnly: true });
     const state = disk.getDiskState({ diskNumber: 1 });
     const stats = disk.getDiskStats({ diskNumber: 1 });
     try {
-      await vi.waitFor(() => expect(host.calls.at(-1)?.method).toBe("setReadOnly"));
-      expect(host.calls.filter((c) => c.method === "getDisk")).toHaveLength(2);
+      await vi.waitFor(() => expect(host.steps.at(-1)).toBe("Set-Disk -IsReadOnly"));
+      expect(host.methods()).toEqual(["setOnline"]);
     } finally {
       release();
     }
@@ -264,14 +268,15 @@ describe("partitionDisk", () => {
       {},
     ]);
     // Both reads ran once the change (and its check that read-only is gone) had finished.
-    expect(host.calls.map((c) => c.method)).toEqual([
-      "getDisk",
-      "setOffline",
-      "getDisk",
-      "setReadOnly",
-      "getDisk",
-      "getDisk",
-      "getDisk",
+    expect(host.methods()).toEqual(["setOnline", "getDisk", "getDisk"]);
+    expect(host.steps).toEqual([
+      "Get-Disk",
+      "Set-Disk -IsOffline",
+      "Get-Disk",
+      "Set-Disk -IsReadOnly",
+      "Get-Disk",
+      "Get-Disk",
+      "Get-Disk",
     ]);
   });
 });
@@ -282,11 +287,8 @@ describe("setDiskState", () => {
     await expect(disk.setDiskState({ diskNumber: 1, isOnline: true })).resolves.toEqual({
       isReadOnly: true,
     });
-    expect(host.calls).toEqual([
-      { method: "getDisk", args: [1] },
-      { method: "setOffline", args: [1, false] },
-      { method: "getDisk", args: [1] },
-    ]);
+    expect(host.calls).toEqual([{ method: "setOnline", args: [1, false] }]);
+    expect(host.steps).toEqual(["Get-Disk", "Set-Disk -IsOffline", "Get-Disk"]);
     expect(host.disks.get(1)).toMatchObject({ isOffline: false, isReadOnly: true });
   });
 
@@ -295,12 +297,13 @@ describe("setDiskState", () => {
     await expect(
       disk.setDiskState({ diskNumber: 1, isOnline: true, clearReadOnly: true }),
     ).resolves.toEqual({ isReadOnly: false });
-    expect(host.calls).toEqual([
-      { method: "getDisk", args: [1] },
-      { method: "setOffline", args: [1, false] },
-      { method: "getDisk", args: [1] },
-      { method: "setReadOnly", args: [1, false] },
-      { method: "getDisk", args: [1] },
+    expect(host.calls).toEqual([{ method: "setOnline", args: [1, true] }]);
+    expect(host.steps).toEqual([
+      "Get-Disk",
+      "Set-Disk -IsOffline",
+      "Get-Disk",
+      "Set-Disk -IsReadOnly",
+      "Get-Disk",
     ]);
     expect(host.disks.get(1)).toMatchObject({ isOffline: false, isReadOnly: false });
   });
@@ -308,20 +311,27 @@ describe("setDiskState", () => {
   it("with clearReadOnly, clears read-only that Windows applies when the disk comes online", async () => {
     const { host, disk } = setup([fakeDisk({ isOffline: true, readOnlyWhenOnlined: true })]);
     await disk.setDiskState({ diskNumber: 1, isOnline: true, clearReadOnly: true });
-    expect(host.methods()).toEqual(["getDisk", "setOffline", "getDisk", "setReadOnly", "getDisk"]);
+    expect(host.steps).toEqual([
+      "Get-Disk",
+      "Set-Disk -IsOffline",
+      "Get-Disk",
+      "Set-Disk -IsReadOnly",
+      "Get-Disk",
+    ]);
     expect(host.disks.get(1)).toMatchObject({ isOffline: false, isReadOnly: false });
   });
 
   it("with clearReadOnly, clears read-only on a disk that is already online", async () => {
     const { host, disk } = setup([fakeDisk({ isReadOnly: true })]);
     await disk.setDiskState({ diskNumber: 1, isOnline: true, clearReadOnly: true });
-    expect(host.methods()).toEqual(["getDisk", "setReadOnly", "getDisk"]);
+    expect(host.methods()).toEqual(["setOnline"]);
+    expect(host.steps).toEqual(["Get-Disk", "Set-Disk -IsReadOnly", "Get-Disk"]);
   });
 
   it("a refused clear leaves the disk online: DiskReadOnlyError, and a retry only retries the clear", async () => {
     const { host, disk } = setup([fakeDisk({ isOffline: true, isReadOnly: true })]);
     const refusal = powerShellError("StorageWMI 41002,Set-Disk", "The disk is read only.");
-    host.fail("setReadOnly", refusal);
+    host.failStep("Set-Disk -IsReadOnly", refusal);
     const error = await failure(
       disk.setDiskState({ diskNumber: 1, isOnline: true, clearReadOnly: true }),
     );
@@ -331,10 +341,12 @@ describe("setDiskState", () => {
     expect(error.cause).toBe(refusal);
     expect(host.disks.get(1)).toMatchObject({ isOffline: false, isReadOnly: true });
     host.calls.length = 0;
+    host.steps.length = 0;
     await expect(
       disk.setDiskState({ diskNumber: 1, isOnline: true, clearReadOnly: true }),
     ).resolves.toEqual({ isReadOnly: false });
-    expect(host.methods()).toEqual(["getDisk", "setReadOnly", "getDisk"]);
+    expect(host.methods()).toEqual(["setOnline"]);
+    expect(host.steps).toEqual(["Get-Disk", "Set-Disk -IsReadOnly", "Get-Disk"]);
   });
 
   it("a clear that reports success but leaves read-only is a DiskReadOnlyError too", async () => {
@@ -349,11 +361,21 @@ describe("setDiskState", () => {
   it("keeps the code of a clear that did not get an answer (timeout)", async () => {
     const { host, disk } = setup([fakeDisk({ isReadOnly: true })]);
     const timeout = new CsiProxyError("timed out", { code: "TIMEOUT" });
-    host.fail("setReadOnly", timeout);
+    host.failStep("Set-Disk -IsReadOnly", timeout);
     const error = await failure(
       disk.setDiskState({ diskNumber: 1, isOnline: true, clearReadOnly: true }),
     );
     expect(error.code).toBe("TIMEOUT");
+    expect(isDiskReadOnlyError(error)).toBe(false);
+  });
+
+  it("keeps NOT_FOUND when the disk goes away before the clear", async () => {
+    const { host, disk } = setup([fakeDisk({ isReadOnly: true })]);
+    host.failStep("Set-Disk -IsReadOnly", new DiskNotFoundError(1));
+    const error = await failure(
+      disk.setDiskState({ diskNumber: 1, isOnline: true, clearReadOnly: true }),
+    );
+    expect(error.code).toBe("NOT_FOUND");
     expect(isDiskReadOnlyError(error)).toBe(false);
   });
 
@@ -370,22 +392,25 @@ describe("setDiskState", () => {
     expect(host.calls).toEqual([]);
   });
 
-  it("does nothing for a disk that is already online and writable", async () => {
+  it("does nothing for a disk that is already online and writable: one read", async () => {
     const { host, disk } = setup();
     await disk.setDiskState({ diskNumber: 1, isOnline: true });
-    await disk.setDiskState({ diskNumber: 1, isOnline: true });
-    expect(host.methods()).toEqual(["getDisk", "getDisk"]);
+    await disk.setDiskState({ diskNumber: 1, isOnline: true, clearReadOnly: true });
+    expect(host.methods()).toEqual(["setOnline", "setOnline"]);
+    expect(host.steps).toEqual(["Get-Disk", "Get-Disk"]);
   });
 
   it("takes a disk offline once, leaving read-only alone", async () => {
     const { host, disk } = setup([fakeDisk({ isReadOnly: true })]);
-    await disk.setDiskState({ diskNumber: 1, isOnline: false });
+    await expect(disk.setDiskState({ diskNumber: 1, isOnline: false })).resolves.toEqual({
+      isReadOnly: true,
+    });
     await disk.setDiskState({ diskNumber: 1, isOnline: false });
     expect(host.calls).toEqual([
-      { method: "getDisk", args: [1] },
-      { method: "setOffline", args: [1, true] },
-      { method: "getDisk", args: [1] },
+      { method: "setOffline", args: [1] },
+      { method: "setOffline", args: [1] },
     ]);
+    expect(host.steps).toEqual(["Get-Disk", "Set-Disk -IsOffline", "Get-Disk"]);
     expect(host.disks.get(1)).toMatchObject({ isOffline: true, isReadOnly: true });
   });
 
@@ -394,15 +419,22 @@ describe("setDiskState", () => {
     expect((await failure(disk.setDiskState({ diskNumber: 9, isOnline: true }))).code).toBe(
       "NOT_FOUND",
     );
+    expect((await failure(disk.setDiskState({ diskNumber: 9, isOnline: false }))).code).toBe(
+      "NOT_FOUND",
+    );
   });
 
-  it("keeps the host failure as cause", async () => {
-    const { host, disk } = setup([fakeDisk({ isOffline: true })]);
+  it("keeps the host failure as cause: a failed onlining is no DiskReadOnlyError", async () => {
+    const { host, disk } = setup([fakeDisk({ isOffline: true, isReadOnly: true })]);
     const cause = powerShellError("StorageWMI 40001,Set-Disk", "Access denied");
-    host.fail("setOffline", cause);
-    const error = await failure(disk.setDiskState({ diskNumber: 1, isOnline: true }));
+    host.failStep("Set-Disk -IsOffline", cause);
+    const error = await failure(
+      disk.setDiskState({ diskNumber: 1, isOnline: true, clearReadOnly: true }),
+    );
     expect(error.code).toBe("COMMAND_FAILED");
     expect(error.cause).toBe(cause);
+    expect(isDiskReadOnlyError(error)).toBe(false);
+    expect(host.steps).toEqual(["Get-Disk", "Set-Disk -IsOffline"]);
   });
 });
 

@@ -1,6 +1,13 @@
-import { PowerShellError } from "@csi-proxy/exec";
-import { DiskNotFoundError } from "../src/errors.js";
-import type { DiskHost, HostDisk, HostDiskId, HostDiskLocation } from "../src/host.js";
+import { isCsiProxyError, PowerShellError } from "@csi-proxy/exec";
+import { DiskNotFoundError, hasStorageWmiCode } from "../src/errors.js";
+import type {
+  DiskHost,
+  HostDisk,
+  HostDiskId,
+  HostDiskLocation,
+  HostDiskState,
+  HostPartitionOutcome,
+} from "../src/host.js";
 
 /** A disk in the fake host's model. */
 export interface FakeDisk {
@@ -22,6 +29,18 @@ export interface FakeCall {
   method: keyof DiskHost;
   args: unknown[];
 }
+
+/**
+ * One step inside a host call, named after the cmdlet the PowerShell host's script runs for it,
+ * so tests can check what a call read and changed.
+ */
+export type FakeStep =
+  | "Get-Disk"
+  | "Initialize-Disk"
+  | "Get-Partition"
+  | "New-Partition"
+  | "Set-Disk -IsOffline"
+  | "Set-Disk -IsReadOnly";
 
 /** A PowerShellError shaped like the real one for an error id such as `StorageWMI 42002,New-Partition`. */
 export function powerShellError(errorId: string, message = "failed"): PowerShellError {
@@ -51,16 +70,22 @@ export function powerShellError(errorId: string, message = "failed"): PowerShell
 
 /**
  * An in-memory DiskHost that records every call and behaves like the Storage cmdlets for the
- * operations Disk uses. `failures` makes the next call of a method reject (once per entry).
+ * operations Disk uses; its one-script methods (partitionDisk, setOnline, setOffline) follow the
+ * PowerShell host's scripts step by step and record those steps. `failures` makes the next call
+ * of a method reject, `stepFailures` the next run of a step (once per entry).
  */
 export class FakeDiskHost implements DiskHost {
   readonly calls: FakeCall[] = [];
+  readonly steps: FakeStep[] = [];
   readonly disks = new Map<number, FakeDisk>();
   locations: HostDiskLocation[] = [];
   ids: HostDiskId[] = [];
   readonly failures = new Map<keyof DiskHost, unknown[]>();
+  readonly stepFailures = new Map<FakeStep, unknown[]>();
   /** Called inside every method after recording it (e.g. to wait, to test locking). */
   hook: ((method: keyof DiskHost) => Promise<void>) | undefined;
+  /** Called before every step acts (e.g. to change the disk behind the host's back, or to wait). */
+  stepHook: ((step: FakeStep) => Promise<void>) | undefined;
 
   constructor(disks: FakeDisk[] = []) {
     for (const disk of disks) this.disks.set(disk.number, disk);
@@ -68,6 +93,10 @@ export class FakeDiskHost implements DiskHost {
 
   fail(method: keyof DiskHost, error: unknown): void {
     this.failures.set(method, [...(this.failures.get(method) ?? []), error]);
+  }
+
+  failStep(step: FakeStep, error: unknown): void {
+    this.stepFailures.set(step, [...(this.stepFailures.get(step) ?? []), error]);
   }
 
   methods(): (keyof DiskHost)[] {
@@ -81,10 +110,28 @@ export class FakeDiskHost implements DiskHost {
     if (queued !== undefined && queued.length > 0) throw queued.shift();
   }
 
+  private async step(step: FakeStep): Promise<void> {
+    this.steps.push(step);
+    await this.stepHook?.(step);
+    const queued = this.stepFailures.get(step);
+    if (queued !== undefined && queued.length > 0) throw queued.shift();
+  }
+
   private disk(number: number): FakeDisk {
     const disk = this.disks.get(number);
     if (disk === undefined) throw new DiskNotFoundError(number);
     return disk;
+  }
+
+  private async read(number: number): Promise<HostDisk> {
+    await this.step("Get-Disk");
+    const { partitionStyle, isOffline, isReadOnly, size } = this.disk(number);
+    return { number, partitionStyle, isOffline, isReadOnly, size };
+  }
+
+  private async countData(number: number): Promise<number> {
+    await this.step("Get-Partition");
+    return this.disk(number).partitions.filter((p) => p !== "reserved").length;
   }
 
   async listDiskLocations(): Promise<readonly HostDiskLocation[]> {
@@ -98,41 +145,76 @@ export class FakeDiskHost implements DiskHost {
 
   async getDisk(diskNumber: number): Promise<HostDisk> {
     await this.enter("getDisk", [diskNumber]);
-    const { number, partitionStyle, isOffline, isReadOnly, size } = this.disk(diskNumber);
-    return { number, partitionStyle, isOffline, isReadOnly, size };
+    return this.read(diskNumber);
   }
 
-  async initializeDisk(diskNumber: number): Promise<void> {
-    await this.enter("initializeDisk", [diskNumber]);
-    const disk = this.disk(diskNumber);
-    if (disk.partitionStyle !== 0) throw powerShellError("StorageWMI 41001,Initialize-Disk");
-    disk.partitionStyle = 2;
-    disk.partitions.push("reserved");
+  async partitionDisk(diskNumber: number): Promise<HostPartitionOutcome> {
+    await this.enter("partitionDisk", [diskNumber]);
+    const seen = await this.read(diskNumber);
+    let initialized = false;
+    if (seen.partitionStyle === 0) {
+      try {
+        await this.step("Initialize-Disk");
+        const disk = this.disk(diskNumber);
+        if (disk.partitionStyle !== 0) throw powerShellError("StorageWMI 41001,Initialize-Disk");
+        disk.partitionStyle = 2;
+        disk.partitions.push("reserved");
+        initialized = true;
+      } catch (error) {
+        if (!hasStorageWmiCode(error, 41001)) throw error;
+      }
+    }
+    if ((await this.countData(diskNumber)) > 0) return { initialized, created: false };
+    try {
+      await this.step("New-Partition");
+      const disk = this.disk(diskNumber);
+      if (disk.partitionStyle === 0) throw powerShellError("StorageWMI 41000,New-Partition");
+      disk.partitions.push("basic");
+    } catch (error) {
+      if (!hasStorageWmiCode(error, 42002)) throw error;
+      if ((await this.countData(diskNumber)) === 0) throw error;
+    }
+    return { initialized, created: true };
   }
 
-  async countDataPartitions(diskNumber: number): Promise<number> {
-    await this.enter("countDataPartitions", [diskNumber]);
-    return this.disk(diskNumber).partitions.filter((p) => p !== "reserved").length;
+  async setOnline(diskNumber: number, clearReadOnly: boolean): Promise<HostDiskState> {
+    await this.enter("setOnline", [diskNumber, clearReadOnly]);
+    let seen = await this.read(diskNumber);
+    if (seen.isOffline) {
+      await this.step("Set-Disk -IsOffline");
+      const disk = this.disk(diskNumber);
+      if (disk.readOnlyWhenOnlined === true) disk.isReadOnly = true;
+      disk.isOffline = false;
+      seen = await this.read(diskNumber);
+    }
+    let readOnlyRefusal: Error | null = null;
+    if (clearReadOnly && seen.isReadOnly) {
+      let cleared = false;
+      try {
+        await this.step("Set-Disk -IsReadOnly");
+        const disk = this.disk(diskNumber);
+        if (disk.keepsReadOnly !== true) disk.isReadOnly = false;
+        cleared = true;
+      } catch (error) {
+        // As the script: a cmdlet's refusal is reported; a miss or a call that got no answer is not.
+        const refused = isCsiProxyError(error) && error.code === "COMMAND_FAILED";
+        if (!refused || !(error instanceof Error)) throw error;
+        readOnlyRefusal = error;
+      }
+      // Only Set-Disk's own failure is a refusal: the check after it fails as itself.
+      if (cleared) seen = await this.read(diskNumber);
+    }
+    return { isOffline: seen.isOffline, isReadOnly: seen.isReadOnly, readOnlyRefusal };
   }
 
-  async createPartition(diskNumber: number): Promise<void> {
-    await this.enter("createPartition", [diskNumber]);
-    const disk = this.disk(diskNumber);
-    if (disk.partitionStyle === 0) throw powerShellError("StorageWMI 41000,New-Partition");
-    disk.partitions.push("basic");
-  }
-
-  async setOffline(diskNumber: number, isOffline: boolean): Promise<void> {
-    await this.enter("setOffline", [diskNumber, isOffline]);
-    const disk = this.disk(diskNumber);
-    if (disk.isOffline && !isOffline && disk.readOnlyWhenOnlined === true) disk.isReadOnly = true;
-    disk.isOffline = isOffline;
-  }
-
-  async setReadOnly(diskNumber: number, isReadOnly: boolean): Promise<void> {
-    await this.enter("setReadOnly", [diskNumber, isReadOnly]);
-    const disk = this.disk(diskNumber);
-    if (!(disk.keepsReadOnly === true && !isReadOnly)) disk.isReadOnly = isReadOnly;
+  async setOffline(diskNumber: number): Promise<HostDiskState> {
+    await this.enter("setOffline", [diskNumber]);
+    const seen = await this.read(diskNumber);
+    if (!seen.isOffline) {
+      await this.step("Set-Disk -IsOffline");
+      this.disk(diskNumber).isOffline = true;
+    }
+    return { isOffline: true, isReadOnly: seen.isReadOnly, readOnlyRefusal: null };
   }
 
   async listDiskIds(): Promise<readonly HostDiskId[]> {

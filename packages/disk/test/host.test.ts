@@ -1,5 +1,6 @@
 import {
   CsiProxyError,
+  isPowerShellError,
   isScript,
   type Params,
   type PowerShell,
@@ -35,12 +36,12 @@ function fakeShell(answer: (script: Script, params: Params | undefined) => unkno
 }
 
 describe("createPowerShellDiskHost", () => {
-  it("passes the disk number and flags only as parameters", async () => {
+  it("passes the disk number and flags only as parameters, one script per host call", async () => {
     const { shell, runs } = fakeShell((script) => {
       if (script.name === "disk.get")
         return { number: 4, partitionStyle: 0, isOffline: true, isReadOnly: false, size: 5 };
-      if (script.name === "disk.countDataPartitions") return 1;
-      return undefined;
+      if (script.name === "disk.partition") return { initialized: true, created: false };
+      return { isOffline: false, isReadOnly: true, readOnlyRefusal: null };
     });
     const host = createPowerShellDiskHost(shell);
     expect(await host.getDisk(4)).toEqual({
@@ -50,19 +51,68 @@ describe("createPowerShellDiskHost", () => {
       isReadOnly: false,
       size: 5,
     });
-    await host.initializeDisk(4);
-    expect(await host.countDataPartitions(4)).toBe(1);
-    await host.createPartition(4);
-    await host.setOffline(4, false);
-    await host.setReadOnly(4, false);
+    expect(await host.partitionDisk(4)).toEqual({ initialized: true, created: false });
+    expect(await host.setOnline(4, true)).toEqual({
+      isOffline: false,
+      isReadOnly: true,
+      readOnlyRefusal: null,
+    });
+    expect(await host.setOffline(4)).toEqual({
+      isOffline: false,
+      isReadOnly: true,
+      readOnlyRefusal: null,
+    });
     expect(runs).toEqual([
       { script: "disk.get", params: { Number: 4 } },
-      { script: "disk.initialize", params: { Number: 4 } },
-      { script: "disk.countDataPartitions", params: { Number: 4 } },
-      { script: "disk.createPartition", params: { Number: 4 } },
-      { script: "disk.setOffline", params: { Number: 4, IsOffline: false } },
-      { script: "disk.setReadOnly", params: { Number: 4, IsReadOnly: false } },
+      { script: "disk.partition", params: { Number: 4 } },
+      { script: "disk.setOnline", params: { Number: 4, ClearReadOnly: true } },
+      { script: "disk.setOffline", params: { Number: 4 } },
     ]);
+  });
+
+  it("hands a refused read-only clear back as a PowerShellError carrying its record", async () => {
+    const record = {
+      message: "The disk is read only.",
+      fullyQualifiedErrorId: "StorageWMI 41002,Set-Disk",
+      category: "NotSpecified",
+      reason: "CimException",
+      targetName: "",
+      targetType: "",
+      exceptionType: "Microsoft.Management.Infrastructure.CimException",
+      exceptionChain: ["Microsoft.Management.Infrastructure.CimException"],
+      hResult: -2146233088,
+      nativeErrorCode: "Failed",
+      statusCode: 1,
+      messageId: "StorageWMI 41002",
+      errorDetails: null,
+      scriptStackTrace: "at <ScriptBlock>",
+    };
+    const { shell } = fakeShell(() => ({
+      isOffline: false,
+      isReadOnly: true,
+      readOnlyRefusal: record,
+    }));
+    const state = await createPowerShellDiskHost(shell).setOnline(2, true);
+    expect(state).toMatchObject({ isOffline: false, isReadOnly: true });
+    expect(isPowerShellError(state.readOnlyRefusal)).toBe(true);
+    expect(state.readOnlyRefusal).toMatchObject({
+      code: "COMMAND_FAILED",
+      scriptName: "disk.setOnline",
+      message: "disk.setOnline failed: The disk is read only.",
+      record,
+    });
+  });
+
+  it("refuses an answer it cannot read with PARSE_FAILED", async () => {
+    for (const answer of [
+      { initialized: true },
+      { isOffline: false, isReadOnly: "no", readOnlyRefusal: null },
+      { isOffline: false, isReadOnly: true, readOnlyRefusal: { message: 1 } },
+    ]) {
+      const host = createPowerShellDiskHost(fakeShell(() => answer).shell);
+      const call = "initialized" in answer ? host.partitionDisk(1) : host.setOnline(1, true);
+      await expect(call).rejects.toMatchObject({ code: "PARSE_FAILED" });
+    }
   });
 
   it.each([
@@ -99,7 +149,8 @@ describe("createPowerShellDiskHost", () => {
           throw cause;
         }).shell,
       );
-      await expect(host.createPartition(1)).rejects.toBe(cause);
+      await expect(host.partitionDisk(1)).rejects.toBe(cause);
+      await expect(host.setOnline(1, true)).rejects.toBe(cause);
     }
   });
 

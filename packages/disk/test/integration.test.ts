@@ -207,6 +207,7 @@ describeWithPwsh("Disk on the simulated host (session mode)", (pwsh) => {
         { Number: 5, IsOffline: false },
         { Number: 5, IsReadOnly: false },
       ]);
+      expect(h.commands()).toEqual(["Get-Disk", "Set-Disk", "Get-Disk", "Set-Disk", "Get-Disk"]);
       h.sim.clearCalls();
       await h.disk.setDiskState(request);
       expect(h.commands()).toEqual(["Get-Disk"]);
@@ -272,12 +273,17 @@ describeWithPwsh("Disk on the simulated host (session mode)", (pwsh) => {
         [1, msrType, 17408],
         [2, basicType, 16777216],
       ]);
-      expect(h.commands()).toContain("Initialize-Disk");
+      // One script: the disk read once, then only what it decided.
+      expect(h.commands()).toEqual([
+        "Get-Disk",
+        "Initialize-Disk",
+        "Get-Partition",
+        "New-Partition",
+      ]);
 
       h.sim.clearCalls();
       await h.disk.partitionDisk({ diskNumber: 1 });
-      expect(h.commands()).not.toContain("Initialize-Disk");
-      expect(h.commands()).not.toContain("New-Partition");
+      expect(h.commands()).toEqual(["Get-Disk", "Get-Partition"]);
       expect(h.sim.state().partitions.filter((p) => p.diskNumber === 1)).toEqual(parts);
     });
 
@@ -307,6 +313,66 @@ describeWithPwsh("Disk on the simulated host (session mode)", (pwsh) => {
         1048576,
       ]);
       expect(h.commands().filter((c) => c === "New-Partition")).toHaveLength(1);
+    });
+
+    it("tolerates StorageWMI 41001 when the disk was initialised after it was read", async () => {
+      const h = host();
+      h.reset({ disks: [{ number: 1, size: GiB }] });
+      const gate = h.sim.block({ command: "Initialize-Disk" });
+      const call = h.disk.partitionDisk({ diskNumber: 1 });
+      await gate.met();
+      // Someone else initialises the disk between the script's Get-Disk and its Initialize-Disk.
+      h.sim.update((s) => {
+        const d = s.disks.find((x) => x.number === 1)!;
+        d.partitionStyle = 2;
+      });
+      gate.release();
+      await expect(call).resolves.toEqual({});
+      // Initialize-Disk found the disk initialised (41001), and the script went on.
+      expect(h.calls().map((c) => [c.command, c.outcome])).toEqual([
+        ["Get-Disk", "ok"],
+        ["Initialize-Disk", "error"],
+        ["Get-Partition", "ok"],
+        ["New-Partition", "ok"],
+      ]);
+      const parts = h.sim.state().partitions.filter((p) => p.diskNumber === 1);
+      expect(parts.map((p) => p.gptType)).toEqual([basicType]);
+    });
+
+    it("tolerates StorageWMI 42002 when a data partition is there on the second count", async () => {
+      const h = host();
+      h.reset({ disks: [{ number: 1, partitionStyle: "GPT" }] });
+      // The first Get-Partition passes; New-Partition fails with 42002; the second count waits.
+      h.sim.fault({ command: "Get-Partition", action: "delay", delayMs: 1 });
+      h.sim.fault({
+        command: "New-Partition",
+        action: "error",
+        error: {
+          message: "The requested access path is already in use.",
+          errorId: "StorageWMI 42002",
+        },
+      });
+      const gate = h.sim.block({ command: "Get-Partition" });
+      const call = h.disk.partitionDisk({ diskNumber: 1 });
+      await gate.met();
+      // As on Windows, the partition exists though its access path could not be assigned.
+      h.sim.update((s) => {
+        const msr = s.partitions.find((p) => p.diskNumber === 1)!;
+        s.partitions.push({
+          ...structuredClone(msr),
+          partitionNumber: 2,
+          offset: 16777216,
+          gptType: basicType,
+        });
+      });
+      gate.release();
+      await expect(call).resolves.toEqual({});
+      expect(h.calls().map((c) => [c.command, c.outcome])).toEqual([
+        ["Get-Disk", "ok"],
+        ["Get-Partition", "ok"],
+        ["New-Partition", "fault"],
+        ["Get-Partition", "ok"],
+      ]);
     });
 
     it("runs concurrent calls on one disk one at a time: one partition, not two", async () => {

@@ -1,6 +1,12 @@
 import { isCsiProxyError } from "@csi-proxy/exec";
 import { describe, expect, it } from "vitest";
-import { parseCount, parseDisk, parseDiskIds, parseLocations } from "../src/parse.js";
+import {
+  parseDisk,
+  parseDiskIds,
+  parseDiskState,
+  parseLocations,
+  parsePartitionOutcome,
+} from "../src/parse.js";
 
 function code(fn: () => unknown): string | undefined {
   try {
@@ -56,12 +62,50 @@ describe("parseDisk", () => {
   });
 });
 
-describe("parseCount", () => {
-  it("accepts non-negative integers only", () => {
-    expect(parseCount(0)).toBe(0);
-    expect(parseCount(2)).toBe(2);
-    expect(code(() => parseCount(undefined))).toBe("PARSE_FAILED");
-    expect(code(() => parseCount(-1))).toBe("PARSE_FAILED");
+describe("parsePartitionOutcome", () => {
+  it("accepts two booleans only", () => {
+    expect(parsePartitionOutcome({ initialized: false, created: true })).toEqual({
+      initialized: false,
+      created: true,
+    });
+    expect(code(() => parsePartitionOutcome(undefined))).toBe("PARSE_FAILED");
+    expect(code(() => parsePartitionOutcome({ initialized: 0, created: true }))).toBe(
+      "PARSE_FAILED",
+    );
+  });
+});
+
+describe("parseDiskState", () => {
+  it("reads the state, and a refusal's record with defaults for missing fields", () => {
+    expect(parseDiskState({ isOffline: false, isReadOnly: true })).toEqual({
+      isOffline: false,
+      isReadOnly: true,
+      readOnlyRefusal: null,
+    });
+    const state = parseDiskState({
+      isOffline: false,
+      isReadOnly: true,
+      readOnlyRefusal: { message: "no", fullyQualifiedErrorId: "StorageWMI 41002,Set-Disk" },
+    });
+    expect(state.readOnlyRefusal).toMatchObject({
+      message: "no",
+      fullyQualifiedErrorId: "StorageWMI 41002,Set-Disk",
+      exceptionChain: [],
+      nativeErrorCode: null,
+      statusCode: null,
+      hResult: 0,
+    });
+  });
+
+  it("refuses anything else with PARSE_FAILED", () => {
+    for (const value of [
+      undefined,
+      { isOffline: "false", isReadOnly: true },
+      { isOffline: false, isReadOnly: true, readOnlyRefusal: "no" },
+      { isOffline: false, isReadOnly: true, readOnlyRefusal: { message: "no" } },
+    ]) {
+      expect(code(() => parseDiskState(value))).toBe("PARSE_FAILED");
+    }
   });
 });
 

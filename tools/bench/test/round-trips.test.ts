@@ -69,6 +69,33 @@ describe.skipIf(pwsh === undefined)("round trips on the simulator", () => {
     expect(find("listSmbGlobalMappings")?.traces[0]?.cmdlets).toEqual(["Get-SmbGlobalMapping"]);
   });
 
+  it("measures partitionDisk and setDiskState as one script on their common and already-done paths", () => {
+    const row = (method: string, path: string) =>
+      rt.methods.find((r) => r.group === "disk" && r.method === method && r.path === path);
+    for (const method of ["partitionDisk", "setDiskState"]) {
+      for (const path of ["common", "already done"]) {
+        expect(row(method, path), `${method} ${path}`).toMatchObject({ scripts: 1, repeats: 0 });
+      }
+    }
+    // Observe, decide and act in one script: the disk is read once, re-read only after a change.
+    expect(row("partitionDisk", "common")?.traces[0]?.cmdlets).toEqual([
+      "Get-Disk",
+      "Initialize-Disk",
+      "Get-Partition",
+      "New-Partition",
+    ]);
+    expect(row("partitionDisk", "already done")?.traces[0]?.cmdlets).toEqual([
+      "Get-Disk",
+      "Get-Partition",
+    ]);
+    expect(row("setDiskState", "common")?.traces[0]?.cmdlets).toEqual([
+      "Get-Disk",
+      "Set-Disk",
+      "Get-Disk",
+    ]);
+    expect(row("setDiskState", "already done")?.traces[0]?.cmdlets).toEqual(["Get-Disk"]);
+  });
+
   it("makes each CSI operation the sum of its steps, with upstream's count beside it", () => {
     for (const row of rt.csi) {
       expect(row.scripts).toBe(row.steps.reduce((n, s) => n + s.scripts, 0));
