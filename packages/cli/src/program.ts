@@ -100,6 +100,9 @@ export async function runCli(argv: readonly string[], options: CliOptions = {}):
     return exitCodes.OK;
   } catch (error) {
     if (error instanceof CommanderError) return commanderExit(error);
+    // A Ctrl-C that ended a child first may still wait in the event loop: let it land, so the
+    // failure it caused counts as the cancellation.
+    if (options.signal !== undefined) await new Promise((resolve) => setImmediate(resolve));
     const failure = failureOf(error, options.signal);
     writeLine(io.stderr, failure.line);
     return failure.exitCode;
