@@ -69,6 +69,16 @@ describe.skipIf(pwsh === undefined)("round trips on the simulator", () => {
     expect(find("listSmbGlobalMappings")?.traces[0]?.cmdlets).toEqual(["Get-SmbGlobalMapping"]);
   });
 
+  it("makes one script per method where a script observes, decides and acts", () => {
+    const count = (method: string, path: string) => {
+      const row = rt.methods.find((r) => r.method === method && r.path === path);
+      return row === undefined ? undefined : [row.scripts, row.cmdlets, row.repeats];
+    };
+    // [scripts, cmdlet calls, repeated queries in a script]
+    expect(count("newSmbGlobalMapping", "common")).toEqual([1, 2, 0]);
+    expect(count("newSmbGlobalMapping", "already done")).toEqual([1, 2, 0]);
+  });
+
   it("makes each CSI operation the sum of its steps, with upstream's count beside it", () => {
     for (const row of rt.csi) {
       expect(row.scripts).toBe(row.steps.reduce((n, s) => n + s.scripts, 0));
