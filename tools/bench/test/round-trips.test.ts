@@ -77,6 +77,8 @@ describe.skipIf(pwsh === undefined)("round trips on the simulator", () => {
     // [scripts, cmdlet calls, repeated queries in a script]
     expect(count("newSmbGlobalMapping", "common")).toEqual([1, 2, 0]);
     expect(count("newSmbGlobalMapping", "already done")).toEqual([1, 2, 0]);
+    expect(count("disconnectTarget", "common")).toEqual([1, 4, 0]);
+    expect(count("disconnectTarget", "already done")).toEqual([1, 1, 0]);
   });
 
   it("makes each CSI operation the sum of its steps, with upstream's count beside it", () => {
