@@ -79,6 +79,8 @@ describe.skipIf(pwsh === undefined)("round trips on the simulator", () => {
     expect(count("newSmbGlobalMapping", "already done")).toEqual([1, 2, 0]);
     expect(count("disconnectTarget", "common")).toEqual([1, 4, 0]);
     expect(count("disconnectTarget", "already done")).toEqual([1, 1, 0]);
+    expect(count("resizeVolume", "common")).toEqual([1, 6, 0]);
+    expect(count("resizeVolume", "already done")).toEqual([1, 5, 0]);
   });
 
   it("makes each CSI operation the sum of its steps, with upstream's count beside it", () => {
