@@ -39,7 +39,7 @@ describeWithPwsh("the built csi-proxy bin with --simulate", (pwsh) => {
     const ran = await csiProxy(pwsh, "--simulate", "--verbose", "smb", "list");
     expect(ran.code).toBe(0);
     expect(ran.stderr).toMatch(/^> iscsi\.connect #\d+ .*"ChapSecret": "\[REDACTED\]"/m);
-    expect(ran.stderr).toMatch(/^> smb\.newMapping #\d+ .*"Password": "\[REDACTED\]"/m);
+    expect(ran.stderr).toMatch(/^> smb\.ensureMapping #\d+ .*"Password": "\[REDACTED\]"/m);
     const all = ran.stdout + ran.stderr;
     expect(all).not.toContain(demoNodeWorld.chap.secret);
     expect(all).not.toContain(JSON.stringify(demoNodeWorld.smbPassword).slice(1, -1));

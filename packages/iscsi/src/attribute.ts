@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { noCallContext, type CallContext } from "@csi-proxy/exec";
-import type { HostSession } from "./host-types.js";
+import type { HostLogout, HostSession } from "./host-types.js";
 import type { Portal } from "./portal.js";
 import { resolvePortal, type HostNameResolver } from "./resolve.js";
 
@@ -10,7 +10,7 @@ export interface Endpoint {
   readonly port: number;
 }
 
-/** A connected session as `iscsi.listSessions` reports it, before attribution. */
+/** A connected session as `iscsi.disconnect` reports it when Node must attribute it. */
 export interface ListedSession {
   readonly sessionIdentifier: string;
   readonly targetNodeAddress: string;
@@ -25,21 +25,19 @@ export interface ListedSession {
  * "moved temporarily") sets to a data address neither portal's text nor DNS answer shows, so
  * such a session is still the portal's unless another portal's addresses claim it, or another
  * portal's name does not resolve now (it might). When this portal's own name does not resolve,
- * the other portals' claims decide, so an unstage does not wait for its DNS.
+ * the other portals' claims decide, so an unstage does not wait for its DNS. `ownAddresses` is
+ * the portal's own answer from {@link resolvePortal}, looked up once by the caller.
  */
 export async function attributeSessions(
   portal: Portal,
+  ownAddresses: readonly string[] | null,
   sessions: readonly ListedSession[],
   otherPortals: readonly Endpoint[],
   resolve: HostNameResolver,
   context: CallContext = noCallContext,
 ): Promise<HostSession[]> {
   if (sessions.length === 0) return [];
-  const own = endpointKeys(
-    [portal.address],
-    portal.port,
-    await resolvePortal(portal, resolve, context),
-  );
+  const own = endpointKeys([portal.address], portal.port, ownAddresses);
   const answers = await Promise.all(otherPortals.map((o) => resolvePortal(o, resolve, context)));
   // A session another portal might claim, could its name be resolved, is left alone.
   const othersKnown = answers.every((addresses) => addresses !== null);
@@ -74,4 +72,19 @@ function endpointKey(address: string, port: number): string {
   if (isIP(text) === 6 && text.startsWith("::ffff:") && isIP(text.slice(7)) === 4)
     text = text.slice(7);
   return `${text}|${port}`;
+}
+
+/**
+ * The sessions a disconnect logs out: the portal's, never one another portal claims (`null`,
+ * from a host that cannot tell, counts as the portal's: no other portal claimed it). Each names
+ * its target as Windows stores it; persistent logins are unregistered too.
+ */
+export function chooseLogouts(sessions: readonly HostSession[]): HostLogout[] {
+  return sessions
+    .filter((s) => s.viaPortal !== false)
+    .map((s) => ({
+      sessionIdentifier: s.sessionIdentifier,
+      targetNodeAddress: s.targetNodeAddress,
+      unregister: s.isPersistent,
+    }));
 }

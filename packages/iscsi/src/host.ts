@@ -1,4 +1,4 @@
-import { attributeSessions } from "./attribute.js";
+import { attributeSessions, chooseLogouts } from "./attribute.js";
 import {
   noCallContext,
   type CallContext,
@@ -12,9 +12,7 @@ import type {
   HostConnectOutcome,
   HostConnectRequest,
   HostDiscovery,
-  HostLogout,
   HostRemovePortalOutcome,
-  HostSession,
   HostTargetDisk,
 } from "./host-types.js";
 import {
@@ -22,16 +20,16 @@ import {
   parseTargetDisks,
   parseOutcome,
   parsePortals,
-  parseListedSessions,
+  parseDisconnect,
 } from "./parse.js";
 import type { Portal } from "./portal.js";
 import { resolvePortal, systemHostNameResolver, type HostNameResolver } from "./resolve.js";
 import {
   addPortalScript,
   connectScript,
+  disconnectScript,
   discoverScript,
   listPortalsScript,
-  listSessionsScript,
   logoutScript,
   removePortalScript,
   setChapSecretScript,
@@ -45,7 +43,7 @@ export const iscsiScripts: Readonly<Record<string, Script>> = Object.freeze({
   removePortal: removePortalScript,
   discover: discoverScript,
   connect: connectScript,
-  listSessions: listSessionsScript,
+  disconnect: disconnectScript,
   logout: logoutScript,
   targetDisks: targetDisksScript,
   setChapSecret: setChapSecretScript,
@@ -79,21 +77,15 @@ export interface IscsiHost {
   discoverTargets(portal: Portal, context?: CallContext): Promise<HostDiscovery>;
   /** Logs in unless a connected session already serves the request (see HostConnectOutcome). */
   connectTarget(request: HostConnectRequest, context?: CallContext): Promise<HostConnectOutcome>;
-  /** Connected sessions to the target `iqn` (through any portal; `viaPortal` says which). */
-  listTargetSessions(
-    portal: Portal,
-    iqn: string,
-    context?: CallContext,
-  ): Promise<readonly HostSession[]>;
   /**
-   * Unregisters every flagged persistent login, then logs out every listed session of `iqn`,
-   * naming the target as Windows does (its target object, else the session's name).
+   * Logs out of the target `iqn`'s connected sessions through the portal (a connection to one
+   * of its addresses, or one no other registered portal of the target can claim: see
+   * {@link HostSession.viaPortal}); sessions other portals claim stay. Every persistent login to
+   * remove is unregistered before any logout, and each session is logged out naming the target as
+   * Windows does (its target object, else the session's name). Returns how many it logged out.
+   * A session that vanishes before its logout fails the call with ISDSC_INVALID_SESSION_ID.
    */
-  logoutSessions(
-    iqn: string,
-    sessions: readonly HostLogout[],
-    context?: CallContext,
-  ): Promise<void>;
+  disconnectTarget(portal: Portal, iqn: string, context?: CallContext): Promise<number>;
   /** The disks of every connected session to `iqn`, each with its LUN; empty when none. */
   getTargetDisks(iqn: string, context?: CallContext): Promise<readonly HostTargetDisk[]>;
   /** Sets the initiator's node-wide mutual CHAP secret. */
@@ -112,7 +104,9 @@ export interface PowerShellIscsiHostOptions {
 /**
  * The PowerShell-backed {@link IscsiHost}: every method is one call of a constant script, and
  * secrets travel only as redacted parameters. A host-name portal is resolved in Node before a
- * connect or a session listing, because connections report IP addresses.
+ * connect or a disconnect, because connections report IP addresses; a disconnect whose sessions
+ * another host-name portal might claim takes a second script (`iscsi.logout`) after Node's
+ * resolver has attributed them.
  *
  * @example
  * ```ts
@@ -173,27 +167,36 @@ export function createPowerShellIscsiHost(
         "portalUnresolved",
       ]);
     },
-    async listTargetSessions(portal, iqn, context) {
-      const listed = parseListedSessions(
+    async disconnectTarget(portal, iqn, context) {
+      const addresses = await resolvePortal(portal, resolve, context);
+      const found = parseDisconnect(
         await run(
-          listSessionsScript,
-          {
-            TargetPortalAddress: portal.address,
-            TargetPortalPortNumber: portal.port,
-            NodeAddress: iqn,
-          },
+          disconnectScript,
+          { ...portalParams(portal), TargetPortalAddresses: addresses ?? [], NodeAddress: iqn },
           context,
         ),
       );
-      return attributeSessions(portal, listed.sessions, listed.otherPortals, resolve, context);
-    },
-    async logoutSessions(iqn, sessions, context) {
-      const list = sessions.map((s) => ({
+      if (found.loggedOut !== null) return found.loggedOut;
+      // Another portal of the target is a host name: only this resolver can say which sessions
+      // it claims, so Node attributes them and a second script logs out its choice.
+      const sessions = await attributeSessions(
+        portal,
+        addresses,
+        found.sessions,
+        found.otherPortals,
+        resolve,
+        context,
+      );
+      const logouts = chooseLogouts(sessions);
+      if (logouts.length === 0) return 0;
+      (context ?? noCallContext).throwIfDone();
+      const list = logouts.map((s) => ({
         sessionIdentifier: s.sessionIdentifier,
         targetNodeAddress: s.targetNodeAddress,
         unregister: s.unregister,
       }));
       await run(logoutScript, { NodeAddress: iqn, Sessions: list }, context);
+      return logouts.length;
     },
     async getTargetDisks(iqn, context) {
       return parseTargetDisks(await run(targetDisksScript, { NodeAddress: iqn }, context));

@@ -19,7 +19,6 @@ import {
   withoutSecrets,
 } from "./errors.js";
 import { createPowerShellIscsiHost, type IscsiHost } from "./host.js";
-import type { HostLogout, HostSession } from "./host-types.js";
 import { invalidSessionId, targetAlreadyLoggedIn } from "./hresults.js";
 import { iqnField, iqnKey } from "./iqn.js";
 import { portalField, portalKey, type Portal } from "./portal.js";
@@ -252,17 +251,14 @@ export class Iscsi {
     const iqn = iqnField(fields, method);
     return withCallContext(method, options, async (context) => {
       const outcome = await this.#onTarget(method, portal, iqn, context, async () => {
-        // A session that vanished meanwhile (ISDSC_INVALID_SESSION_ID) stops the script; look again once.
+        // A session that vanished between the listing and its logout (ISDSC_INVALID_SESSION_ID)
+        // stops the script; look again once.
         for (let attempt = 1; ; attempt++) {
-          const sessions = await this.#host.listTargetSessions(portal, iqn, context);
-          const logouts = chooseLogouts(sessions);
-          if (logouts.length === 0) return 0;
-          context.throwIfDone();
           try {
-            await this.#host.logoutSessions(iqn, logouts, context);
-            return logouts.length;
+            return await this.#host.disconnectTarget(portal, iqn, context);
           } catch (error) {
             if (attempt === 2 || iscsiStatusOf(error) !== invalidSessionId) throw error;
+            context.throwIfDone();
           }
         }
       });
@@ -354,19 +350,4 @@ export class Iscsi {
     const key = `target:${portalKey(portal)}:${iqnKey(iqn)}`;
     return iscsiLocks.run(key, () => this.#call(operation, work), context.signal);
   }
-}
-
-/**
- * The sessions a disconnect logs out: the portal's, never one another portal claims (`null`,
- * from a host that cannot tell, counts as the portal's: no other portal claimed it). Each names
- * its target as Windows stores it; persistent logins are unregistered too.
- */
-function chooseLogouts(sessions: readonly HostSession[]): HostLogout[] {
-  return sessions
-    .filter((s) => s.viaPortal !== false)
-    .map((s) => ({
-      sessionIdentifier: s.sessionIdentifier,
-      targetNodeAddress: s.targetNodeAddress,
-      unregister: s.isPersistent,
-    }));
 }

@@ -69,13 +69,20 @@ export function parseDiscovery(value: unknown): HostDiscovery {
   };
 }
 
-/** `iscsi.listSessions`: the target's sessions with their connections, and the other portals offering it. */
-export function parseListedSessions(value: unknown): {
-  sessions: ListedSession[];
-  otherPortals: Endpoint[];
-} {
-  const script = "iscsi.listSessions";
+/**
+ * `iscsi.disconnect`: how many sessions it logged out, or (`loggedOut: null`, nothing changed)
+ * the target's sessions with their connections and the other portals offering it, for Node to
+ * attribute.
+ */
+export function parseDisconnect(
+  value: unknown,
+):
+  { loggedOut: number } | { loggedOut: null; sessions: ListedSession[]; otherPortals: Endpoint[] } {
+  const script = "iscsi.disconnect";
   const top = record(value, script);
+  if (top.loggedOut !== null) {
+    return { loggedOut: integer(top.loggedOut, script, "loggedOut") };
+  }
   const endpoints = (items: unknown, field: string): Endpoint[] =>
     list(items, script).map((item) => {
       const entry = record(item, script);
@@ -85,6 +92,7 @@ export function parseListedSessions(value: unknown): {
       };
     });
   return {
+    loggedOut: null,
     sessions: list(top.sessions, script).map((item) => {
       const entry = record(item, script);
       return {

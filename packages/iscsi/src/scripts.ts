@@ -130,38 +130,8 @@ if ($AuthenticationType -eq 'NONE') {
 `;
 
 /**
- * Connected sessions to the target, each with the target's name as Windows stores it and the
- * addresses and ports its connections go to, and the other registered portals that offer the
- * target (their text as registered): the Node side tells which sessions belong to the portal.
- */
-export const listSessionsScript = ps("iscsi.listSessions")`
-param([string]$TargetPortalAddress, [int]$TargetPortalPortNumber, [string]$NodeAddress)
-$sessions = @(Get-IscsiSession | Where-Object { $_.TargetNodeAddress -eq $NodeAddress -and $_.IsConnected } | ForEach-Object {
-    $connections = @(Get-IscsiConnection -IscsiSession $_ | ForEach-Object {
-        [pscustomobject]@{ address = [string]$_.TargetAddress; port = [int]$_.TargetPortNumber }
-    })
-    [pscustomobject]@{
-        sessionIdentifier = $_.SessionIdentifier
-        targetNodeAddress = [string]$_.TargetNodeAddress
-        isPersistent      = [bool]$_.IsPersistent
-        connections       = $connections
-    }
-})
-# Only with sessions to attribute are the other portals worth a query each.
-$others = @()
-if ($sessions.Count -gt 0) {
-    $others = @(Get-IscsiTargetPortal | Where-Object {
-        -not ($_.TargetPortalAddress -eq $TargetPortalAddress -and $_.TargetPortalPortNumber -eq $TargetPortalPortNumber) -and
-        @($_ | Get-IscsiTarget | Where-Object { $_.NodeAddress -eq $NodeAddress }).Count -gt 0
-    } | ForEach-Object {
-        [pscustomobject]@{ address = [string]$_.TargetPortalAddress; port = [int]$_.TargetPortalPortNumber }
-    })
-}
-[pscustomobject]@{ sessions = $sessions; otherPortals = $others }
-`;
-
-/**
- * Logs sessions out. Every persistent login to remove is unregistered before any logout, so a
+ * Logs out the sessions Node chose after attributing what `iscsi.disconnect` listed (when another
+ * portal of the target is a host name). Every persistent login to remove is unregistered before any logout, so a
  * failure part-way never leaves a logged-out session that Windows would restore at boot. The
  * target is named by its own MSFT_iSCSITarget object, piped as upstream did, never by the
  * caller's spelling: Windows spells one target two ways (Get-IscsiTarget as the target does,
@@ -186,6 +156,103 @@ foreach ($session in $Sessions) {
         Disconnect-IscsiTarget -NodeAddress $session.targetNodeAddress -SessionIdentifier $session.sessionIdentifier -Confirm:$false
     }
 }
+`;
+
+/**
+ * Logs out of the target's sessions through the portal in one round trip: lists the connected
+ * sessions to the target and their connections, tells which are the portal's, unregisters their
+ * persistent logins, then logs them out (as `iscsi.logout` does). A session is the portal's when a
+ * connection goes to one of the portal's endpoints (its registered text, and the addresses Node
+ * resolved it to, `$TargetPortalAddresses`, on its port); otherwise (a redirected login) when no
+ * other registered portal offering the target claims it. Those portals are read only when some
+ * session is not plainly the portal's. When one of them is a host name, only Node's resolver can
+ * say which addresses it claims: the script then changes nothing and returns the sessions and
+ * the other portals for Node to attribute, and `iscsi.logout` logs
+ * out its choice. Otherwise it returns how many sessions it logged out (`loggedOut`).
+ * Endpoints compare in the form attribute.ts gives them: lower case, an IP address in .NET's
+ * textual form (an IPv4-mapped IPv6 address as its IPv4), on the port.
+ */
+export const disconnectScript = ps("iscsi.disconnect")`
+param(
+    [string]$TargetPortalAddress,
+    [int]$TargetPortalPortNumber,
+    [string[]]$TargetPortalAddresses,
+    [string]$NodeAddress
+)
+$sessions = @(Get-IscsiSession | Where-Object { $_.TargetNodeAddress -eq $NodeAddress -and $_.IsConnected })
+if ($sessions.Count -eq 0) { [pscustomobject]@{ loggedOut = 0 }; return }
+$isIp = {
+    param([string]$Text)
+    $ip = $null
+    ($Text.Contains(':') -or $Text -match '^[0-9]{1,3}(\.[0-9]{1,3}){3}$') -and [System.Net.IPAddress]::TryParse($Text, [ref]$ip)
+}
+$endpoint = {
+    param([string]$Text, [int]$Port)
+    $t = $Text.Trim().ToLowerInvariant()
+    $ip = $null
+    if ((& $isIp $t) -and [System.Net.IPAddress]::TryParse($t, [ref]$ip)) {
+        if ($ip.IsIPv4MappedToIPv6) { $ip = $ip.MapToIPv4() }
+        $t = $ip.ToString().ToLowerInvariant()
+    }
+    $t + '|' + [string]$Port
+}
+$own = @(@($TargetPortalAddress) + @($TargetPortalAddresses | Where-Object { $_ }) | ForEach-Object { & $endpoint $_ $TargetPortalPortNumber })
+$listed = @(foreach ($session in $sessions) {
+    $connections = @(Get-IscsiConnection -IscsiSession $session | ForEach-Object {
+        [pscustomobject]@{ address = [string]$_.TargetAddress; port = [int]$_.TargetPortNumber }
+    })
+    $mine = @($connections | Where-Object { $own -contains (& $endpoint $_.address $_.port) }).Count -gt 0
+    [pscustomobject]@{
+        session           = $session
+        sessionIdentifier = [string]$session.SessionIdentifier
+        targetNodeAddress = [string]$session.TargetNodeAddress
+        isPersistent      = [bool]$session.IsPersistent
+        connections       = $connections
+        mine              = $mine
+    }
+})
+# Only a session that is not plainly the portal's makes the other portals worth a query each.
+$others = @()
+if (@($listed | Where-Object { -not $_.mine }).Count -gt 0) {
+    $others = @(Get-IscsiTargetPortal | Where-Object {
+        -not ($_.TargetPortalAddress -eq $TargetPortalAddress -and $_.TargetPortalPortNumber -eq $TargetPortalPortNumber) -and
+        @($_ | Get-IscsiTarget | Where-Object { $_.NodeAddress -eq $NodeAddress }).Count -gt 0
+    } | ForEach-Object {
+        [pscustomobject]@{ address = [string]$_.TargetPortalAddress; port = [int]$_.TargetPortalPortNumber }
+    })
+}
+if (@($others | Where-Object { -not (& $isIp $_.address.Trim()) }).Count -gt 0) {
+    $found = @($listed | ForEach-Object {
+        [pscustomobject]@{
+            sessionIdentifier = $_.sessionIdentifier
+            targetNodeAddress = $_.targetNodeAddress
+            isPersistent      = $_.isPersistent
+            connections       = $_.connections
+        }
+    })
+    [pscustomobject]@{ loggedOut = $null; sessions = $found; otherPortals = $others }
+    return
+}
+$claimed = @($others | ForEach-Object { & $endpoint $_.address $_.port })
+$logouts = @($listed | Where-Object {
+    $_.mine -or @($_.connections | Where-Object { $claimed -contains (& $endpoint $_.address $_.port) }).Count -eq 0
+})
+if ($logouts.Count -eq 0) { [pscustomobject]@{ loggedOut = 0 }; return }
+# As iscsi.logout: every persistent login first, then the logouts, each by its target's object.
+$targets = @(Get-IscsiTarget | Where-Object { $_.NodeAddress -eq $NodeAddress })
+foreach ($entry in $logouts) {
+    if ($entry.isPersistent) { Unregister-IscsiSession -SessionIdentifier $entry.sessionIdentifier }
+}
+foreach ($entry in $logouts) {
+    $owner = $targets
+    if ($owner.Count -eq 0) { $owner = @($entry.session | Get-IscsiTarget) }
+    if ($owner.Count -gt 0) {
+        $owner[0] | Disconnect-IscsiTarget -SessionIdentifier $entry.sessionIdentifier -Confirm:$false
+    } else {
+        Disconnect-IscsiTarget -NodeAddress $entry.targetNodeAddress -SessionIdentifier $entry.sessionIdentifier -Confirm:$false
+    }
+}
+[pscustomobject]@{ loggedOut = $logouts.Count }
 `;
 
 /**

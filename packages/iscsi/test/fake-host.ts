@@ -1,11 +1,6 @@
 import { PowerShellError } from "@csi-proxy/exec";
 import type { IscsiHost } from "../src/host.js";
-import type {
-  HostConnectRequest,
-  HostLogout,
-  HostSession,
-  HostTargetDisk,
-} from "../src/host-types.js";
+import type { HostConnectRequest, HostTargetDisk } from "../src/host-types.js";
 import type { Portal } from "../src/portal.js";
 
 /** A PowerShellError shaped like exec's for an error id such as `HRESULT 0xefff0009,Connect-IscsiTarget`. */
@@ -162,37 +157,26 @@ export class FakeIscsiHost implements IscsiHost {
     return "connected";
   }
 
-  async listTargetSessions(portal: Portal, iqn: string): Promise<readonly HostSession[]> {
-    await this.#enter("listTargetSessions", [portal, iqn]);
-    return this.sessions
-      .filter((s) => same(s.iqn, iqn))
-      .map((s) => ({
-        sessionIdentifier: s.sessionIdentifier,
-        targetNodeAddress: s.iqn,
-        isPersistent: s.isPersistent,
-        viaPortal: this.unresolved ? null : samePortal(s.portal, portal),
-      }));
-  }
-
-  async logoutSessions(iqn: string, logouts: readonly HostLogout[]): Promise<void> {
-    await this.#enter("logoutSessions", [iqn, logouts]);
-    // The script unregisters every flagged login before any logout.
-    for (const logout of logouts) {
-      if (!logout.unregister) continue;
-      this.favorites.delete(logout.sessionIdentifier);
-      this.events.push(`unregister ${logout.sessionIdentifier}`);
+  /**
+   * As the `iscsi.disconnect` script: the portal's sessions (all of them while the portal names
+   * do not resolve, as a host that cannot tell treats them), persistent logins unregistered
+   * before any logout.
+   */
+  async disconnectTarget(portal: Portal, iqn: string): Promise<number> {
+    await this.#enter("disconnectTarget", [portal, iqn]);
+    const logouts = this.sessions.filter(
+      (s) => same(s.iqn, iqn) && (this.unresolved || samePortal(s.portal, portal)),
+    );
+    for (const session of logouts) {
+      if (!session.isPersistent) continue;
+      this.favorites.delete(session.sessionIdentifier);
+      this.events.push(`unregister ${session.sessionIdentifier}`);
     }
-    for (const logout of logouts) {
-      const index = this.sessions.findIndex(
-        (s) =>
-          s.sessionIdentifier === logout.sessionIdentifier &&
-          same(s.iqn, iqn) &&
-          s.iqn === logout.targetNodeAddress,
-      );
-      if (index === -1) throw powerShellError("HRESULT 0xefff001c,Disconnect-IscsiTarget");
-      this.sessions.splice(index, 1);
-      this.events.push(`logout ${logout.sessionIdentifier}`);
+    for (const session of logouts) {
+      this.sessions.splice(this.sessions.indexOf(session), 1);
+      this.events.push(`logout ${session.sessionIdentifier}`);
     }
+    return logouts.length;
   }
 
   async getTargetDisks(iqn: string): Promise<readonly HostTargetDisk[]> {

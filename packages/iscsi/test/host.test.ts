@@ -12,6 +12,15 @@ function host() {
   return { shell, host: createPowerShellIscsiHost(shell) };
 }
 
+/** The sessions the `iscsi.logout` calls were given, in order. */
+function logoutsOf(shell: FakePowerShell): string[] {
+  return shell.calls
+    .filter((c) => c.script.name === "iscsi.logout")
+    .flatMap((c) =>
+      (c.params?.Sessions as { sessionIdentifier: string }[]).map((s) => s.sessionIdentifier),
+    );
+}
+
 function sessionOf(sessionIdentifier: string) {
   return { sessionIdentifier, targetNodeAddress: iqn, isPersistent: false };
 }
@@ -23,11 +32,7 @@ describe("the PowerShell-backed host", () => {
     shell.results.set("iscsi.addPortal", "added");
     shell.results.set("iscsi.removePortal", "absent");
     shell.results.set("iscsi.discover", { portalFound: true, iqns: [iqn] });
-    const session = { sessionIdentifier: "s-1", targetNodeAddress: iqn, isPersistent: true };
-    shell.results.set("iscsi.listSessions", {
-      sessions: [{ ...session, connections: [{ address: "10.0.0.9", port: 3260 }] }],
-      otherPortals: [{ address: "10.0.0.9", port: 3260 }],
-    });
+    shell.results.set("iscsi.disconnect", { loggedOut: 2 });
     shell.results.set("iscsi.targetDisks", [
       { number: 2, location: "Integrated : Adapter 2 : Port 0 : Target 1 : LUN 0" },
       { number: 4, location: "Integrated : Adapter 2 : Port 0 : Target 1 : LUN 3" },
@@ -38,10 +43,7 @@ describe("the PowerShell-backed host", () => {
     expect(await h.addTargetPortal(portal)).toBe("added");
     expect(await h.removeTargetPortal(portal)).toBe("absent");
     expect(await h.discoverTargets(portal)).toEqual({ portalFound: true, iqns: [iqn] });
-    // Another registered portal of the target claims the session's connection.
-    expect(await h.listTargetSessions(portal, iqn)).toEqual([{ ...session, viaPortal: false }]);
-    const logout = { sessionIdentifier: "s-1", targetNodeAddress: "iqn.x:y", unregister: true };
-    await h.logoutSessions(iqn, [logout]);
+    expect(await h.disconnectTarget(portal, iqn)).toBe(2);
     expect(await h.getTargetDisks(iqn)).toEqual([
       { diskNumber: 2, lun: 0 },
       { diskNumber: 4, lun: 3 },
@@ -54,10 +56,9 @@ describe("the PowerShell-backed host", () => {
       ["iscsi.removePortal", portalParams],
       ["iscsi.discover", portalParams],
       [
-        "iscsi.listSessions",
-        { TargetPortalAddress: "10.0.0.5", TargetPortalPortNumber: 3260, NodeAddress: iqn },
+        "iscsi.disconnect",
+        { ...portalParams, TargetPortalAddresses: ["10.0.0.5"], NodeAddress: iqn },
       ],
-      ["iscsi.logout", { NodeAddress: iqn, Sessions: [logout] }],
       ["iscsi.targetDisks", { NodeAddress: iqn }],
     ]);
   });
@@ -97,7 +98,8 @@ describe("the PowerShell-backed host", () => {
         return Promise.resolve(["10.0.0.5", "fd00::5", "not an address"]);
       },
     });
-    shell.results.set("iscsi.listSessions", {
+    shell.results.set("iscsi.disconnect", {
+      loggedOut: null,
       sessions: [
         { ...sessionOf("s-6"), connections: [{ address: "fd00::5", port: 3260 }] },
         { ...sessionOf("s-7"), connections: [{ address: "10.0.0.7", port: 3260 }] },
@@ -106,10 +108,8 @@ describe("the PowerShell-backed host", () => {
     });
     shell.results.set("iscsi.connect", "connected");
     const named = { address: "san1.example", port: 3260 };
-    expect(await h.listTargetSessions(named, iqn)).toMatchObject([
-      { sessionIdentifier: "s-6", viaPortal: true },
-      { sessionIdentifier: "s-7", viaPortal: false },
-    ]);
+    expect(await h.disconnectTarget(named, iqn)).toBe(1);
+    expect(logoutsOf(shell)).toEqual(["s-6"]);
     await h.connectTarget({
       portal: named,
       iqn,
@@ -120,8 +120,11 @@ describe("the PowerShell-backed host", () => {
       isMultipathEnabled: true,
     });
     expect(asked).toEqual(["san1.example", "san1.example"]);
-    expect(shell.calls[0]?.params).toMatchObject({ TargetPortalAddress: "san1.example" });
-    expect(shell.calls[1]?.params).toMatchObject({
+    expect(shell.calls[0]?.params).toMatchObject({
+      TargetPortalAddress: "san1.example",
+      TargetPortalAddresses: ["10.0.0.5", "fd00::5"],
+    });
+    expect(shell.calls[2]?.params).toMatchObject({
       TargetPortalAddress: "san1.example",
       TargetPortalAddresses: ["10.0.0.5", "fd00::5"],
       PortalResolved: true,
@@ -137,7 +140,8 @@ describe("the PowerShell-backed host", () => {
         return Promise.reject(new Error("getaddrinfo ENOTFOUND"));
       },
     });
-    shell.results.set("iscsi.listSessions", {
+    shell.results.set("iscsi.disconnect", {
+      loggedOut: null,
       sessions: [
         // Redirected by the target to a data address neither portal shows.
         { ...sessionOf("s-1"), connections: [{ address: "192.0.2.77", port: 3260 }] },
@@ -145,28 +149,29 @@ describe("the PowerShell-backed host", () => {
       ],
       otherPortals: [{ address: "10.0.0.9", port: 3260 }],
     });
-    expect(await h.listTargetSessions(portal, iqn)).toMatchObject([
-      { sessionIdentifier: "s-1", viaPortal: true },
-      { sessionIdentifier: "s-2", viaPortal: false },
-    ]);
+    expect(await h.disconnectTarget(portal, iqn)).toBe(1);
+    expect(logoutsOf(shell)).toEqual(["s-1"]);
     expect(asked).toEqual([]);
+    expect(shell.calls[0]?.params).toMatchObject({ TargetPortalAddresses: ["10.0.0.5"] });
+    shell.calls.length = 0;
     const gone = { address: "gone.example", port: 3260 };
-    expect(await h.listTargetSessions(gone, iqn)).toMatchObject([
-      { sessionIdentifier: "s-1", viaPortal: true },
-      { sessionIdentifier: "s-2", viaPortal: false },
-    ]);
+    expect(await h.disconnectTarget(gone, iqn)).toBe(1);
+    expect(logoutsOf(shell)).toEqual(["s-1"]);
     expect(asked).toEqual(["gone.example"]);
+    expect(shell.calls[0]?.params).toMatchObject({ TargetPortalAddresses: [] });
   });
 
   it("matches an IPv4-mapped IPv6 connection address to an IPv4 portal", async () => {
     const { shell, host: h } = host();
-    shell.results.set("iscsi.listSessions", {
+    shell.results.set("iscsi.disconnect", {
+      loggedOut: null,
       sessions: [
         { ...sessionOf("s-1"), connections: [{ address: "::ffff:10.0.0.5", port: 3260 }] },
       ],
       otherPortals: [{ address: "10.0.0.5", port: 3261 }],
     });
-    expect(await h.listTargetSessions(portal, iqn)).toMatchObject([{ viaPortal: true }]);
+    expect(await h.disconnectTarget(portal, iqn)).toBe(1);
+    expect(logoutsOf(shell)).toEqual(["s-1"]);
   });
 
   it("takes resolveHostName only for its own PowerShell host", () => {
@@ -193,11 +198,19 @@ describe("the PowerShell-backed host", () => {
 
   it("a session list that is not an array of sessions is PARSE_FAILED", async () => {
     const { shell, host: h } = host();
-    shell.results.set("iscsi.listSessions", {
+    shell.results.set("iscsi.disconnect", {
+      loggedOut: null,
       sessions: [{ sessionIdentifier: 7, isPersistent: true, connections: [] }],
       otherPortals: [],
     });
-    await expect(h.listTargetSessions(portal, iqn)).rejects.toMatchObject({ code: "PARSE_FAILED" });
+    await expect(h.disconnectTarget(portal, iqn)).rejects.toMatchObject({ code: "PARSE_FAILED" });
+    for (const bad of [{ loggedOut: -1 }, { loggedOut: "1" }, {}, "done"]) {
+      shell.results.set("iscsi.disconnect", bad);
+      await expect(h.disconnectTarget(portal, iqn)).rejects.toMatchObject({
+        code: "PARSE_FAILED",
+      });
+    }
+    expect(shell.calls.map((c) => c.script.name)).not.toContain("iscsi.logout");
   });
 
   it("leaves a shell it was given open", async () => {
@@ -222,12 +235,21 @@ describe("the scripts", () => {
     }
   });
 
-  it("logout unregisters every persistent login before the first logout", () => {
-    const text = iscsiScripts.logout?.text ?? "";
-    const unregister = text.indexOf("Unregister-IscsiSession");
-    const disconnect = text.indexOf("Disconnect-IscsiTarget");
-    expect(unregister).toBeGreaterThan(-1);
-    expect(disconnect).toBeGreaterThan(unregister);
+  it.each(["logout", "disconnect"])(
+    "%s unregisters every persistent login before the first logout",
+    (name) => {
+      const text = iscsiScripts[name]?.text ?? "";
+      const unregister = text.indexOf("Unregister-IscsiSession");
+      const disconnect = text.indexOf("Disconnect-IscsiTarget");
+      expect(unregister).toBeGreaterThan(-1);
+      expect(disconnect).toBeGreaterThan(unregister);
+    },
+  );
+
+  it("disconnect lists the sessions once and reuses them to find a session's target", () => {
+    const text = iscsiScripts.disconnect?.text ?? "";
+    expect(text.match(/Get-IscsiSession/g)).toHaveLength(1);
+    expect(text).toContain("$entry.session | Get-IscsiTarget");
   });
 
   it("getTargetDisks maps sessions to disks with Get-Disk -iSCSISession", () => {

@@ -210,19 +210,17 @@ describe("disconnectTarget", () => {
     return context;
   }
 
-  it("succeeds with one lookup and no logout when the target is not connected", async () => {
+  it("succeeds with one host call and no logout when the target is not connected", async () => {
     const { host, iscsi } = setup();
-    await iscsi.disconnectTarget({ targetPortal, iqn });
-    expect(host.methods()).toEqual(["listTargetSessions"]);
+    expect(await iscsi.disconnectTarget({ targetPortal, iqn })).toEqual({ sessionsLoggedOut: 0 });
+    expect(host.methods()).toEqual(["disconnectTarget"]);
+    expect(host.events).toEqual([]);
   });
 
   it("unregisters a persistent login before logging out", async () => {
     const { host, iscsi } = await connected(true);
-    await iscsi.disconnectTarget({ targetPortal, iqn });
-    expect(host.calls[1]?.args).toEqual([
-      iqn,
-      [{ sessionIdentifier: "session-1", targetNodeAddress: iqn.toLowerCase(), unregister: true }],
-    ]);
+    expect(await iscsi.disconnectTarget({ targetPortal, iqn })).toEqual({ sessionsLoggedOut: 1 });
+    expect(host.calls[0]?.args).toEqual([portal, iqn]);
     expect(host.events).toEqual(["login session-1", "unregister session-1", "logout session-1"]);
     expect(host.favorites.size).toBe(0);
     expect(host.sessions).toEqual([]);
@@ -239,36 +237,31 @@ describe("disconnectTarget", () => {
     const { host, iscsi } = await connected(false);
     await iscsi.disconnectTarget({ targetPortal, iqn });
     await iscsi.disconnectTarget({ targetPortal, iqn });
-    expect(host.methods()).toEqual(["listTargetSessions", "logoutSessions", "listTargetSessions"]);
+    expect(host.methods()).toEqual(["disconnectTarget", "disconnectTarget"]);
   });
 
   it("after a session vanished meanwhile (0xefff001c), looks again and logs out the rest", async () => {
     const { host, iscsi } = await connected(false);
-    host.fail("logoutSessions", powerShellError("HRESULT 0xefff001c,Disconnect-IscsiTarget"));
+    host.fail("disconnectTarget", powerShellError("HRESULT 0xefff001c,Disconnect-IscsiTarget"));
     await expect(iscsi.disconnectTarget({ targetPortal, iqn })).resolves.toEqual({
       sessionsLoggedOut: 1,
     });
-    expect(host.methods()).toEqual([
-      "listTargetSessions",
-      "logoutSessions",
-      "listTargetSessions",
-      "logoutSessions",
-    ]);
+    expect(host.methods()).toEqual(["disconnectTarget", "disconnectTarget"]);
     expect(host.sessions).toEqual([]);
   });
 
   it("gives up after looking again once", async () => {
     const { host, iscsi } = await connected(false);
     const vanished = powerShellError("HRESULT 0xefff001c,Disconnect-IscsiTarget");
-    host.fail("logoutSessions", vanished);
-    host.fail("logoutSessions", vanished);
+    host.fail("disconnectTarget", vanished);
+    host.fail("disconnectTarget", vanished);
     const error = await failure(iscsi.disconnectTarget({ targetPortal, iqn }));
     expect(error).toMatchObject({ code: "NOT_FOUND", reason: "SESSION_NOT_FOUND" });
   });
 
   it("a busy device is CONFLICT / SESSION_BUSY", async () => {
     const { host, iscsi } = await connected(false);
-    host.fail("logoutSessions", powerShellError("HRESULT 0xefff0040,Disconnect-IscsiTarget"));
+    host.fail("disconnectTarget", powerShellError("HRESULT 0xefff0040,Disconnect-IscsiTarget"));
     const error = await failure(iscsi.disconnectTarget({ targetPortal, iqn }));
     expect(error).toMatchObject({ code: "CONFLICT", reason: "SESSION_BUSY" });
   });
@@ -294,7 +287,7 @@ describe("disconnectTarget", () => {
       targetPortal: { targetAddress: "array.example", targetPort: 3260 },
       iqn,
     });
-    expect(host.methods()).toEqual(["listTargetSessions"]);
+    expect(host.methods()).toEqual(["disconnectTarget"]);
     expect(host.sessions).toHaveLength(1);
   });
 

@@ -72,7 +72,7 @@ describe("keyed locks", () => {
     expect(gate.host.methods()).toEqual(["connectTarget"]);
     await gate.releaseAll();
     await Promise.all([connect, disconnect]);
-    expect(gate.host.methods()).toEqual(["connectTarget", "listTargetSessions", "logoutSessions"]);
+    expect(gate.host.methods()).toEqual(["connectTarget", "disconnectTarget"]);
     expect(gate.host.sessions).toEqual([]);
   });
 

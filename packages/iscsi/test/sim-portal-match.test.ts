@@ -120,6 +120,22 @@ describeWithPwsh("Iscsi matches sessions to portals as Windows reports them", (p
       expect(sessionAddresses(h)).toEqual([]);
     });
 
+    it("two portals, A by name and B by IP: disconnecting through B asks Node's resolver about A, and leaves A's session", async () => {
+      const h = host();
+      h.reset(twoPortals([{ address: nameA }, { address: ipB }]));
+      const iscsi = resolving(h);
+      const login = { iqn: openIqn, authType: "NONE", isMultipathEnabled: true } as const;
+      await iscsi.connectTarget({ ...login, targetPortal: portalA });
+      await iscsi.connectTarget({ ...login, targetPortal: portalB });
+      h.sim.clearCalls();
+      expect(await iscsi.disconnectTarget({ targetPortal: portalB, iqn: openIqn })).toEqual({
+        sessionsLoggedOut: 1,
+      });
+      expect(sessionAddresses(h)).toEqual([ipA]);
+      expect(h.commands().filter((c) => c === "Disconnect-IscsiTarget")).toHaveLength(1);
+      expect(h.commands().filter((c) => c === "Get-IscsiSession")).toHaveLength(1);
+    });
+
     it("once the name no longer resolves: no second login, and a disconnect needs no DNS", async () => {
       const h = host();
       const { iscsi, request } = await connectThenLoseNames(h, [{ address: nameA }]);

@@ -9,17 +9,8 @@ export interface SmbMappingInfo extends SmbMappingStatus {
   readonly localPath?: string | undefined;
 }
 
-/** The mapping of one share root and whether its path still opens. */
-export interface SmbMappingState extends SmbMappingInfo {
-  /**
-   * `Test-Path` on the share root: false when the mapping is stale (typically the password
-   * changed); undefined when not tested because the status is not OK.
-   */
-  readonly pathValid?: boolean | undefined;
-}
-
-/** What {@link SmbHost.newMapping} is asked to do. Values are validated; credentials come in pairs. */
-export interface NewMappingRequest {
+/** What {@link SmbHost.ensureMapping} is asked to do. Values are validated; credentials come in pairs. */
+export interface EnsureMappingRequest {
   /** The canonical share root, `\\server\share` in lower case. */
   readonly shareRoot: string;
   /** The user for `-Credential`; no credential is passed without it. */
@@ -28,9 +19,13 @@ export interface NewMappingRequest {
   readonly password?: string | undefined;
   /** `-RequirePrivacy` (SMB encryption). */
   readonly requirePrivacy: boolean;
-  /** Remove the existing mapping of this share root first (a broken or not-OK one). */
-  readonly replace: boolean;
 }
+
+/**
+ * What {@link SmbHost.ensureMapping} did: `reused` a mapping whose status is OK and whose path
+ * opens, `recreated` one that was not (removed, then created), or `created` one where there was none.
+ */
+export type MappingOutcome = "created" | "reused" | "recreated";
 
 /**
  * The PowerShell side of {@link Smb}: global mappings. The default runs one constant script per
@@ -41,10 +36,12 @@ export interface NewMappingRequest {
  * (`noCallContext` when left out).
  */
 export interface SmbHost {
-  /** The mapping whose remote path is `shareRoot` (compared case-insensitively), tested; undefined if none. */
-  getMapping(shareRoot: string, context?: CallContext): Promise<SmbMappingState | undefined>;
-  /** Creates the mapping (after removing the old one when `replace`), in a single call. */
-  newMapping(request: NewMappingRequest, context?: CallContext): Promise<void>;
+  /**
+   * In a single call: finds the mapping whose remote path is `shareRoot` (compared
+   * case-insensitively), reuses it when its status is OK and its path opens, else removes it and
+   * creates it anew; creates it when there is none.
+   */
+  ensureMapping(request: EnsureMappingRequest, context?: CallContext): Promise<MappingOutcome>;
   /** Removes the mapping of `shareRoot`; false when there was none. */
   removeMapping(shareRoot: string, context?: CallContext): Promise<boolean>;
   /** Every global mapping on the node. */

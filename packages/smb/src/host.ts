@@ -6,21 +6,19 @@ import {
   type RunOptions,
   type Script,
 } from "@csi-proxy/exec";
-import type { NewMappingRequest, SmbHost, SmbMappingInfo, SmbMappingState } from "./host-types.js";
-import { parseMappingList, parseMappingState, parseRemoved } from "./parse.js";
-import {
-  getMappingScript,
-  listMappingsScript,
-  newMappingScript,
-  removeMappingScript,
-} from "./scripts.js";
+import type {
+  EnsureMappingRequest,
+  MappingOutcome,
+  SmbHost,
+  SmbMappingInfo,
+} from "./host-types.js";
+import { parseMappingList, parseMappingOutcome, parseRemoved } from "./parse.js";
+import { ensureMappingScript, listMappingsScript, removeMappingScript } from "./scripts.js";
 
 /** Every script of this package, for audits and static checks. */
 export const smbScripts = Object.freeze({
-  /** Reads one share root's mapping and tests its path. */
-  getMapping: getMappingScript,
-  /** Creates (or replaces) a mapping. */
-  newMapping: newMappingScript,
+  /** Reuses a share root's working mapping, or replaces or creates it, in one script. */
+  ensureMapping: ensureMappingScript,
   /** Removes a share root's mapping. */
   removeMapping: removeMappingScript,
   /** Lists every global mapping. */
@@ -49,24 +47,22 @@ export function createPowerShellSmbHost(shell: PowerShell): SmbHost {
   }
 
   return {
-    async getMapping(
-      shareRoot: string,
+    async ensureMapping(
+      request: EnsureMappingRequest,
       context?: CallContext,
-    ): Promise<SmbMappingState | undefined> {
-      return parseMappingState(await run(getMappingScript, { ShareRoot: shareRoot }, context));
-    },
-    async newMapping(request: NewMappingRequest, context?: CallContext): Promise<void> {
-      await run(
-        newMappingScript,
-        {
-          ShareRoot: request.shareRoot,
-          UserName: request.username,
-          Password: request.password,
-          RequirePrivacy: request.requirePrivacy,
-          Replace: request.replace,
-        },
-        context,
-        { secrets: ["Password"] },
+    ): Promise<MappingOutcome> {
+      return parseMappingOutcome(
+        await run(
+          ensureMappingScript,
+          {
+            ShareRoot: request.shareRoot,
+            UserName: request.username,
+            Password: request.password,
+            RequirePrivacy: request.requirePrivacy,
+          },
+          context,
+          { secrets: ["Password"] },
+        ),
       );
     },
     async removeMapping(shareRoot: string, context?: CallContext): Promise<boolean> {

@@ -11,8 +11,8 @@ export type {
   SmbHost,
   SmbLinkHost,
   SmbMappingInfo,
-  SmbMappingState,
-  NewMappingRequest,
+  EnsureMappingRequest,
+  MappingOutcome,
   LocalEntry,
 } from "./host-types.js";
 export type {

@@ -1,5 +1,5 @@
 import { CsiProxyError } from "@csi-proxy/exec";
-import type { SmbMappingInfo, SmbMappingState } from "./host-types.js";
+import type { MappingOutcome, SmbMappingInfo } from "./host-types.js";
 import { toMappingStatus } from "./status.js";
 
 function unexpected(script: string, out: unknown): CsiProxyError {
@@ -19,14 +19,17 @@ function toMappingInfo(script: string, out: unknown): SmbMappingInfo {
   return { remotePath: out.RemotePath, localPath, ...toMappingStatus(out.Status) };
 }
 
-/** Output of `smb.getMapping`: nothing when there is no mapping. */
-export function parseMappingState(out: unknown): SmbMappingState | undefined {
-  if (out === undefined || out === null) return undefined;
-  const info = toMappingInfo("smb.getMapping", out);
-  const valid = (out as Record<string, unknown>).PathValid;
-  if (valid !== null && valid !== undefined && typeof valid !== "boolean")
-    throw unexpected("smb.getMapping", out);
-  return { ...info, pathValid: valid ?? undefined };
+const outcomes = new Map<unknown, MappingOutcome>([
+  ["Created", "created"],
+  ["Reused", "reused"],
+  ["Recreated", "recreated"],
+]);
+
+/** Output of `smb.ensureMapping`: what it did to the share root's mapping. */
+export function parseMappingOutcome(out: unknown): MappingOutcome {
+  const outcome = isRecord(out) ? outcomes.get(out.Outcome) : undefined;
+  if (outcome === undefined) throw unexpected("smb.ensureMapping", out);
+  return outcome;
 }
 
 /** Output of `smb.listMappings`: always an array. */

@@ -4,47 +4,33 @@ import { ps } from "@csi-proxy/exec";
 // trailing `\`: `Get-SmbGlobalMapping -RemotePath` treats `[` `]` `*` `?` as wildcards, fails on
 // a miss, and would not match a mapping someone created as `\\SRV\Share\`.
 
-/** The mapping of one share root; when its Status is OK, `Test-Path` says whether it still opens. */
-export const getMappingScript = ps("smb.getMapping")`
-param([string]$ShareRoot)
-$key = $ShareRoot.TrimEnd('\')
-$found = $null
-foreach ($mapping in @(Get-SmbGlobalMapping)) {
-    if ([string]::Equals(([string]$mapping.RemotePath).TrimEnd('\'), $key, [System.StringComparison]::OrdinalIgnoreCase)) { $found = $mapping; break }
-}
-if ($null -eq $found) { return }
-$status = [string]$found.Status
-$valid = $null
-if ($status -eq 'OK' -or $status -eq '0') {
-    try { $valid = [bool](Test-Path -LiteralPath $ShareRoot) } catch { $valid = $false }
-}
-[pscustomobject]@{
-    RemotePath = [string]$found.RemotePath
-    LocalPath = [string]$found.LocalPath
-    Status = $status
-    PathValid = $valid
-}
-`;
-
 /**
- * `Remove-SmbGlobalMapping -Force` of the old mapping when `$Replace`, then the mapping: with a
- * user, `New-SmbGlobalMapping -Credential` with a PSCredential built here from the parameters
- * (the password never exists as script text); without one, the WMI method
- * `MSFT_SmbGlobalMapping.Create` with no Credential (the cmdlet makes `-Credential` mandatory,
- * learn.microsoft.com New-SmbGlobalMapping; upstream csi-proxy calls the method the same way), so
- * the node's own identity (its computer account, over Kerberos) is used. The method's failures
- * arrive as CimException errors, `Windows System Error <n>` as for the cmdlet (CimWriteError.cs);
- * a non-zero ReturnValue without one is still a failure.
+ * Makes the share root's mapping usable in one round trip: reads the mappings once, reuses the
+ * share root's mapping when its Status is OK and `Test-Path` opens its path (`Reused`), else
+ * removes every mapping of the share root found by that read (`Remove-SmbGlobalMapping -Force`,
+ * a stale one after a password change, a not-OK one) and creates it (`Recreated`), or creates it
+ * when there is none (`Created`). Creating: with a user, `New-SmbGlobalMapping -Credential` with a
+ * PSCredential built here from the parameters (the password never exists as script text);
+ * without one, the WMI method `MSFT_SmbGlobalMapping.Create` with no Credential (the cmdlet makes
+ * `-Credential` mandatory, learn.microsoft.com New-SmbGlobalMapping; upstream csi-proxy calls the
+ * method the same way), so the node's own identity (its computer account, over Kerberos) is
+ * used. The method's failures arrive as CimException errors, `Windows System Error <n>` as for the
+ * cmdlet (CimWriteError.cs); a non-zero ReturnValue without one is still a failure.
  */
-export const newMappingScript = ps("smb.newMapping")`
-param([string]$ShareRoot, [string]$UserName, [string]$Password, [bool]$RequirePrivacy, [bool]$Replace)
-if ($Replace) {
-    $key = $ShareRoot.TrimEnd('\')
-    foreach ($mapping in @(Get-SmbGlobalMapping)) {
-        if ([string]::Equals(([string]$mapping.RemotePath).TrimEnd('\'), $key, [System.StringComparison]::OrdinalIgnoreCase)) {
-            Remove-SmbGlobalMapping -InputObject $mapping -Force
-        }
+export const ensureMappingScript = ps("smb.ensureMapping")`
+param([string]$ShareRoot, [string]$UserName, [string]$Password, [bool]$RequirePrivacy)
+$key = $ShareRoot.TrimEnd('\')
+$matched = @(foreach ($mapping in @(Get-SmbGlobalMapping)) {
+    if ([string]::Equals(([string]$mapping.RemotePath).TrimEnd('\'), $key, [System.StringComparison]::OrdinalIgnoreCase)) { $mapping }
+})
+if ($matched.Count -gt 0) {
+    $status = [string]$matched[0].Status
+    if ($status -eq 'OK' -or $status -eq '0') {
+        $valid = $false
+        try { $valid = [bool](Test-Path -LiteralPath $ShareRoot) } catch { $valid = $false }
+        if ($valid) { return [pscustomobject]@{ Outcome = 'Reused' } }
     }
+    foreach ($mapping in $matched) { Remove-SmbGlobalMapping -InputObject $mapping -Force }
 }
 if ($UserName) {
     $secure = ConvertTo-SecureString -String $Password -AsPlainText -Force
@@ -59,6 +45,9 @@ if ($UserName) {
         throw "MSFT_SmbGlobalMapping.Create returned $code for the share."
     }
 }
+$outcome = 'Created'
+if ($matched.Count -gt 0) { $outcome = 'Recreated' }
+[pscustomobject]@{ Outcome = $outcome }
 `;
 
 /** `Remove-SmbGlobalMapping -Force` of the share root's mapping; reports how many were removed. */

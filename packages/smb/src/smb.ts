@@ -198,20 +198,15 @@ export class Smb {
   ): Promise<"created" | "reused" | "recreated"> {
     const { shareRoot } = checked.remote;
     try {
-      const state = await this.host.getMapping(shareRoot, context);
-      if (state !== undefined && state.status === "OK" && state.pathValid === true) return "reused";
-      context.throwIfDone();
-      await this.host.newMapping(
+      return await this.host.ensureMapping(
         {
           shareRoot,
           username: checked.username,
           password: checked.password,
           requirePrivacy: checked.requirePrivacy,
-          replace: state !== undefined,
         },
         context,
       );
-      return state === undefined ? "created" : "recreated";
     } catch (error) {
       // Without a username Windows logs on as this node's computer account: say so, it is the usual cause.
       const subject =

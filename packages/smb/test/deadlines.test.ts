@@ -86,7 +86,7 @@ describe("waiting for the share's lock", () => {
     const entered = gate();
     const release = gate();
     host.gate = async (method) => {
-      if (method !== "getMapping") return;
+      if (method !== "ensureMapping") return;
       entered.open();
       await release.opened;
     };
@@ -102,7 +102,7 @@ describe("waiting for the share's lock", () => {
     release.open();
     expect(await holder).toEqual({ mapping: "created", link: "none" });
     // Only the holder's calls: the waiter never removed the mapping it was queued to remove.
-    expect(host.events).toEqual(["get \\\\srv\\locked", "create \\\\srv\\locked"]);
+    expect(host.events).toEqual(["ensure \\\\srv\\locked", "create \\\\srv\\locked"]);
     expect(links.calls).toEqual([]);
     expect(await smb.listSmbGlobalMappings()).toMatchObject({
       mappings: [{ remotePath: "\\\\srv\\locked" }],
@@ -114,7 +114,7 @@ describe("waiting for the share's lock", () => {
     const entered = gate();
     const release = gate();
     host.gate = async (method) => {
-      if (method !== "getMapping") return;
+      if (method !== "ensureMapping") return;
       entered.open();
       await release.opened;
     };
@@ -157,11 +157,8 @@ class RecordingShell implements PowerShell {
 }
 
 describe("one deadline across the scripts of a method", () => {
-  it("newSmbGlobalMapping gives each script what is left, with the caller's signal and the Password secret", async () => {
-    const shell = new RecordingShell({
-      "smb.getMapping": { RemotePath: "\\\\srv\\share", LocalPath: "", Status: "Disconnected" },
-      "smb.newMapping": null,
-    });
+  it("newSmbGlobalMapping gives its one script the deadline, the caller's signal and the Password secret", async () => {
+    const shell = new RecordingShell({ "smb.ensureMapping": { Outcome: "Recreated" } });
     const links = new MemoryLinkHost();
     const smb = new Smb({ shell, links, pathStyle: "windows" });
     const controller = new AbortController();
@@ -175,12 +172,11 @@ describe("one deadline across the scripts of a method", () => {
       { signal: controller.signal, timeoutMs: 60_000 },
     );
     expect(result).toEqual({ mapping: "recreated", link: "created" });
-    expect(shell.runs.map((r) => r.script)).toEqual(["smb.getMapping", "smb.newMapping"]);
-    const [first, second] = shell.runs.map((r) => r.options?.timeoutMs ?? Infinity);
+    expect(shell.runs.map((r) => r.script)).toEqual(["smb.ensureMapping"]);
+    const [first] = shell.runs.map((r) => r.options?.timeoutMs ?? Infinity);
     expect(first).toBeLessThanOrEqual(60_000);
-    expect(second).toBeLessThan(first as number);
     for (const run of shell.runs) expect(run.options?.signal).toBe(controller.signal);
-    expect(shell.runs[1]?.options?.secrets).toEqual(["Password"]);
+    expect(shell.runs[0]?.options?.secrets).toEqual(["Password"]);
   });
 
   it("without options the scripts run as before: no deadline, no signal", async () => {
@@ -196,8 +192,7 @@ describe("one deadline across the scripts of a method", () => {
     // still long enough for that script to start however loaded the machine is.
     const shell = new RecordingShell(
       {
-        "smb.getMapping": { RemotePath: "\\\\srv\\late", LocalPath: "", Status: "Disconnected" },
-        "smb.newMapping": null,
+        "smb.ensureMapping": { Outcome: "Recreated" },
         "smb.removeMapping": { Removed: 0 },
       },
       1_500,
@@ -209,7 +204,7 @@ describe("one deadline across the scripts of a method", () => {
     expect(error.code).toBe("TIMEOUT");
     // Queued behind the abandoned call on the share, so it runs once that call has stopped.
     await smb.removeSmbGlobalMapping({ remotePath: "\\\\srv\\late" });
-    expect(shell.runs.map((r) => r.script)).toEqual(["smb.getMapping", "smb.removeMapping"]);
+    expect(shell.runs.map((r) => r.script)).toEqual(["smb.ensureMapping", "smb.removeMapping"]);
   });
 });
 
@@ -286,9 +281,9 @@ describe("Node-side link work", () => {
       target: "\\\\srv\\retry\\pv\\",
     });
     expect(host.events).toEqual([
-      "get \\\\srv\\retry",
+      "ensure \\\\srv\\retry",
       "create \\\\srv\\retry",
-      "get \\\\srv\\retry",
+      "ensure \\\\srv\\retry",
     ]);
   });
 });

@@ -4,7 +4,7 @@ import { FakeSmbHost, MemoryLinkHost, psError } from "./fakes.js";
 
 async function failure(fullyQualifiedErrorId: string, message?: string) {
   const host = new FakeSmbHost();
-  host.failures.set("newMapping", psError(fullyQualifiedErrorId, message));
+  host.failures.set("ensureMapping", psError(fullyQualifiedErrorId, message));
   const smb = new Smb({ host, links: new MemoryLinkHost(), pathStyle: "windows" });
   try {
     await smb.newSmbGlobalMapping({
@@ -48,7 +48,7 @@ describe("New-SmbGlobalMapping failures are mapped by error id", () => {
     async (head, code) => {
       const id = `${head},Microsoft.Management.Infrastructure.CimCmdlets.InvokeCimMethodCommand`;
       const host = new FakeSmbHost();
-      host.failures.set("newMapping", psError(id));
+      host.failures.set("ensureMapping", psError(id));
       const smb = new Smb({ host, links: new MemoryLinkHost(), pathStyle: "windows" });
       const error = await smb.newSmbGlobalMapping({ remotePath: "\\\\srv\\share" }).then(
         () => undefined,
@@ -67,15 +67,15 @@ describe("New-SmbGlobalMapping failures are mapped by error id", () => {
       "Access is denied. Multiple connections to a server (1219)",
     );
     const host = new FakeSmbHost();
-    host.failures.set("newMapping", original);
+    host.failures.set("ensureMapping", original);
     const smb = new Smb({ host, links: new MemoryLinkHost(), pathStyle: "windows" });
     await expect(smb.newSmbGlobalMapping({ remotePath: "\\\\srv\\share" })).rejects.toBe(original);
   });
 
-  it("maps failures of the inspect, remove and list calls too", async () => {
+  it("maps failures of the ensure (e.g. its Test-Path), remove and list calls too", async () => {
     const host = new FakeSmbHost();
     const smb = new Smb({ host, links: new MemoryLinkHost(), pathStyle: "windows" });
-    host.failures.set("getMapping", psError("Windows System Error 53,Test-Path"));
+    host.failures.set("ensureMapping", psError("Windows System Error 53,Test-Path"));
     await expect(smb.newSmbGlobalMapping({ remotePath: "\\\\srv\\share" })).rejects.toMatchObject({
       code: "NOT_FOUND",
     });

@@ -1,11 +1,11 @@
 import { PowerShellError } from "@csi-proxy/exec";
 import type {
+  EnsureMappingRequest,
   LocalEntry,
-  NewMappingRequest,
+  MappingOutcome,
   SmbHost,
   SmbLinkHost,
   SmbMappingInfo,
-  SmbMappingState,
 } from "../src/index.js";
 import { toMappingStatus } from "../src/index.js";
 
@@ -14,9 +14,9 @@ export function psError(
   fullyQualifiedErrorId: string,
   message = "The operation failed.",
 ): PowerShellError {
-  return new PowerShellError(`smb.newMapping failed: ${message}`, {
+  return new PowerShellError(`smb.ensureMapping failed: ${message}`, {
     code: "COMMAND_FAILED",
-    scriptName: "smb.newMapping",
+    scriptName: "smb.ensureMapping",
     mode: "session",
     durationMs: 1,
     record: {
@@ -44,17 +44,18 @@ interface FakeMapping {
   pathValid: boolean;
 }
 
-type Method = "getMapping" | "newMapping" | "removeMapping" | "listMappings";
+type Method = "ensureMapping" | "removeMapping" | "listMappings";
 
 /**
  * An in-memory SmbHost that behaves as the PowerShell host does on Windows: case-insensitive
- * share roots, `replace` removes before creating, creating over an existing mapping fails.
+ * share roots; `ensureMapping` reuses an OK mapping whose path opens, else removes it before
+ * creating it anew.
  */
 export class FakeSmbHost implements SmbHost {
   readonly mappings = new Map<string, FakeMapping>();
-  /** Every host call in order, e.g. `create \\srv\share`. */
+  /** Every host call in order, and what `ensureMapping` did, e.g. `create \\srv\share`. */
   readonly events: string[] = [];
-  readonly newRequests: NewMappingRequest[] = [];
+  readonly ensureRequests: EnsureMappingRequest[] = [];
   /** Errors the next call of a method throws (once). */
   readonly failures = new Map<Method, Error>();
   /** Awaited inside every call, so tests can hold calls open. */
@@ -78,30 +79,21 @@ export class FakeSmbHost implements SmbHost {
     }
   }
 
-  async getMapping(shareRoot: string): Promise<SmbMappingState | undefined> {
-    this.events.push(`get ${shareRoot}`);
-    await this.enter("getMapping", shareRoot);
-    const found = this.mappings.get(shareRoot.toLowerCase());
-    if (found === undefined) return undefined;
-    const status = toMappingStatus(found.status);
-    return {
-      remotePath: found.remotePath,
-      ...status,
-      pathValid: status.status === "OK" ? found.pathValid : undefined,
-    };
-  }
-
-  async newMapping(request: NewMappingRequest): Promise<void> {
-    this.newRequests.push(request);
-    await this.enter("newMapping", request.shareRoot);
+  async ensureMapping(request: EnsureMappingRequest): Promise<MappingOutcome> {
+    this.ensureRequests.push(request);
+    this.events.push(`ensure ${request.shareRoot}`);
+    await this.enter("ensureMapping", request.shareRoot);
     const key = request.shareRoot.toLowerCase();
-    if (request.replace && this.mappings.has(key)) {
+    const found = this.mappings.get(key);
+    if (found !== undefined && toMappingStatus(found.status).status === "OK" && found.pathValid)
+      return "reused";
+    if (found !== undefined) {
       this.events.push(`remove ${request.shareRoot}`);
       this.mappings.delete(key);
     }
-    if (this.mappings.has(key)) throw psError("Windows System Error 85,New-SmbGlobalMapping");
     this.events.push(`create ${request.shareRoot}`);
     this.mappings.set(key, { remotePath: request.shareRoot, status: "OK", pathValid: true });
+    return found === undefined ? "created" : "recreated";
   }
 
   async removeMapping(shareRoot: string): Promise<boolean> {

@@ -28,23 +28,21 @@ const autoSecret = /password|passwd|secret|token|credential/i;
 
 describe("the PowerShell-backed host", () => {
   it("passes the password only as a parameter marked secret", async () => {
-    const { shell, calls } = fakeShell(undefined);
-    await createPowerShellSmbHost(shell).newMapping({
+    const { shell, calls } = fakeShell({ Outcome: "Created" });
+    await createPowerShellSmbHost(shell).ensureMapping({
       shareRoot: "\\\\srv\\share",
       username: "CONTOSO\\svc",
       password,
       requirePrivacy: true,
-      replace: false,
     });
     const [call] = calls;
-    expect(call?.script).toBe(smbScripts.newMapping);
+    expect(call?.script).toBe(smbScripts.ensureMapping);
     expect(call?.script.text).not.toContain(password);
     expect(call?.params).toEqual({
       ShareRoot: "\\\\srv\\share",
       UserName: "CONTOSO\\svc",
       Password: password,
       RequirePrivacy: true,
-      Replace: false,
     });
     const secretNames = Object.entries(call?.params ?? {})
       .filter(([, value]) => value === password)
@@ -58,53 +56,33 @@ describe("the PowerShell-backed host", () => {
     expect(call?.options?.secrets).not.toContain("UserName");
   });
 
-  it("binds no credential parameters when there is no user, and passes requirePrivacy and replace", async () => {
-    const { shell, calls } = fakeShell(undefined);
-    await createPowerShellSmbHost(shell).newMapping({
+  it("binds no credential parameters when there is no user, and passes requirePrivacy", async () => {
+    const { shell, calls } = fakeShell({ Outcome: "Recreated" });
+    await createPowerShellSmbHost(shell).ensureMapping({
       shareRoot: "\\\\srv\\share",
       requirePrivacy: false,
-      replace: true,
     });
     expect(calls[0]?.params).toEqual({
       ShareRoot: "\\\\srv\\share",
       UserName: undefined,
       Password: undefined,
       RequirePrivacy: false,
-      Replace: true,
     });
   });
 
-  it("reads a mapping's state whichever form Status takes", async () => {
+  it("reads what the ensure script did", async () => {
     const { shell, calls } = fakeShell(
-      undefined,
-      { RemotePath: "\\\\srv\\share", LocalPath: "", Status: "OK", PathValid: true },
-      { RemotePath: "\\\\SRV\\Share", LocalPath: "", Status: "0", PathValid: false },
-      { RemotePath: "\\\\srv\\share", LocalPath: "G:", Status: "6", PathValid: null },
+      { Outcome: "Created" },
+      { Outcome: "Reused" },
+      { Outcome: "Recreated" },
     );
     const host = createPowerShellSmbHost(shell);
-    expect(await host.getMapping("\\\\srv\\share")).toBeUndefined();
-    expect(await host.getMapping("\\\\srv\\share")).toEqual({
-      remotePath: "\\\\srv\\share",
-      localPath: undefined,
-      status: "OK",
-      statusCode: 0,
-      pathValid: true,
-    });
-    expect(await host.getMapping("\\\\srv\\share")).toMatchObject({
-      status: "OK",
-      pathValid: false,
-    });
-    expect(await host.getMapping("\\\\srv\\share")).toEqual({
-      remotePath: "\\\\srv\\share",
-      localPath: "G:",
-      status: "Unavailable",
-      statusCode: 6,
-      pathValid: undefined,
-    });
-    expect(calls.map((c) => c.params)).toEqual(
-      Array.from({ length: 4 }, () => ({ ShareRoot: "\\\\srv\\share" })),
-    );
-    expect(calls.every((c) => c.script === smbScripts.getMapping)).toBe(true);
+    const request = { shareRoot: "\\\\srv\\share", requirePrivacy: true };
+    expect(await host.ensureMapping(request)).toBe("created");
+    expect(await host.ensureMapping(request)).toBe("reused");
+    expect(await host.ensureMapping(request)).toBe("recreated");
+    expect(calls.every((c) => c.script === smbScripts.ensureMapping)).toBe(true);
+    expect(calls.every((c) => c.options?.secrets?.includes("Password") === true)).toBe(true);
   });
 
   it("lists mappings and counts removals", async () => {
@@ -130,9 +108,16 @@ describe("the PowerShell-backed host", () => {
   });
 
   it("fails with PARSE_FAILED on output it does not understand", async () => {
-    const { shell } = fakeShell({ Status: "OK" }, { RemotePath: "x" }, { Removed: "1" });
+    const { shell } = fakeShell(
+      undefined,
+      { Outcome: "toString" },
+      { RemotePath: "x" },
+      { Removed: "1" },
+    );
     const host = createPowerShellSmbHost(shell);
-    await expect(host.getMapping("\\\\a\\b")).rejects.toMatchObject({ code: "PARSE_FAILED" });
+    const request = { shareRoot: "\\\\a\\b", requirePrivacy: true };
+    await expect(host.ensureMapping(request)).rejects.toMatchObject({ code: "PARSE_FAILED" });
+    await expect(host.ensureMapping(request)).rejects.toMatchObject({ code: "PARSE_FAILED" });
     await expect(host.listMappings()).rejects.toMatchObject({ code: "PARSE_FAILED" });
     await expect(host.removeMapping("\\\\a\\b")).rejects.toMatchObject({ code: "PARSE_FAILED" });
   });
@@ -146,8 +131,8 @@ describe("the scripts", () => {
       expect(script.text).toMatch(/^\s*param\(/);
       expect(script.text).not.toMatch(/\$env:/i);
     }
-    expect(smbScripts.newMapping.text).toMatch(
-      /param\(\[string\]\$ShareRoot, \[string\]\$UserName, \[string\]\$Password, \[bool\]\$RequirePrivacy, \[bool\]\$Replace\)/,
+    expect(smbScripts.ensureMapping.text).toMatch(
+      /param\(\[string\]\$ShareRoot, \[string\]\$UserName, \[string\]\$Password, \[bool\]\$RequirePrivacy\)/,
     );
   });
 
@@ -157,8 +142,10 @@ describe("the scripts", () => {
     }
   });
 
-  it("build the credential inside the script and remove before creating", () => {
-    const text = smbScripts.newMapping.text;
+  it("build the credential inside the script, test before reusing and remove before creating", () => {
+    const text = smbScripts.ensureMapping.text;
+    expect(text.match(/Get-SmbGlobalMapping/g)).toHaveLength(1);
+    expect(text.indexOf("Test-Path")).toBeLessThan(text.indexOf("Remove-SmbGlobalMapping"));
     expect(text).toContain("ConvertTo-SecureString -String $Password -AsPlainText -Force");
     expect(text).toContain("-Credential $credential -RequirePrivacy $RequirePrivacy");
     expect(text.indexOf("Remove-SmbGlobalMapping")).toBeLessThan(

@@ -41,11 +41,11 @@ describe("per-share lock", () => {
       { mapping: "created", link: "none" },
     ]);
     expect(host.events).toEqual([
-      "get \\\\srv\\share",
+      "ensure \\\\srv\\share",
       "create \\\\srv\\share",
-      "get \\\\srv\\share",
+      "ensure \\\\srv\\share",
       "remove \\\\srv\\share",
-      "get \\\\srv\\share",
+      "ensure \\\\srv\\share",
       "create \\\\srv\\share",
     ]);
   });
@@ -63,7 +63,7 @@ describe("per-share lock", () => {
 
   it("releases the lock after a failure", async () => {
     const { host, peak } = trackingHost();
-    host.failures.set("getMapping", new Error("boom"));
+    host.failures.set("ensureMapping", new Error("boom"));
     const smb = new Smb({ host, links: new MemoryLinkHost(), pathStyle: "windows" });
     const [first, second] = await Promise.allSettled([
       smb.newSmbGlobalMapping({ remotePath: "\\\\srv\\share" }),

@@ -49,7 +49,7 @@ describe.each(passwords)("the password %j never shows", (password) => {
     ];
     for (const leak of leaks) {
       const host = new FakeSmbHost();
-      host.failures.set("newMapping", leak);
+      host.failures.set("ensureMapping", leak);
       const error = await thrown(new Smb({ host, links: new MemoryLinkHost() }), request);
       expect(seen(error)).not.toContain(password);
     }
@@ -58,7 +58,7 @@ describe.each(passwords)("the password %j never shows", (password) => {
   it("keeps the mapped code when it withholds details", async () => {
     const host = new FakeSmbHost();
     host.failures.set(
-      "newMapping",
+      "ensureMapping",
       psError("Windows System Error 1219,New-SmbGlobalMapping", `user with ${password}`),
     );
     const error = await thrown(new Smb({ host, links: new MemoryLinkHost() }), request);
@@ -67,9 +67,9 @@ describe.each(passwords)("the password %j never shows", (password) => {
     expect((error as Error).message).toMatch(/details withheld/);
   });
 
-  it("in failures of the inspect call and of the link host", async () => {
+  it("in failures of the ensure call that quote it and of the link host", async () => {
     const host = new FakeSmbHost();
-    host.failures.set("getMapping", new Error(`inspect saw ${password}`));
+    host.failures.set("ensureMapping", new Error(`inspect saw ${password}`));
     const smb = new Smb({ host, links: new MemoryLinkHost() });
     expect(seen(await thrown(smb, request))).not.toContain(password);
 
@@ -84,7 +84,7 @@ describe.each(passwords)("the password %j never shows", (password) => {
   it("leaves an error that does not contain it untouched, cause and all", async () => {
     const host = new FakeSmbHost();
     const original = psError("Windows System Error 67,New-SmbGlobalMapping");
-    host.failures.set("newMapping", original);
+    host.failures.set("ensureMapping", original);
     const error = await thrown(new Smb({ host, links: new MemoryLinkHost() }), request);
     expect(error).toMatchObject({ code: "NOT_FOUND", cause: original });
   });

@@ -83,7 +83,6 @@ describeWithPwsh("cancelling Smb methods on the simulated host", (pwsh) => {
       expect(h().commands()).toEqual([
         "Get-SmbGlobalMapping",
         "Test-Path",
-        "Get-SmbGlobalMapping",
         "Remove-SmbGlobalMapping",
       ]);
       expect(outcome(sim, again.localPath)).toEqual({ mappings: [], link: undefined });

@@ -83,7 +83,6 @@ describeWithPwsh("Smb on the simulated host (session mode)", (pwsh) => {
     expect(h().commands()).toEqual([
       "Get-SmbGlobalMapping",
       "Test-Path",
-      "Get-SmbGlobalMapping",
       "Remove-SmbGlobalMapping",
       "New-SmbGlobalMapping",
     ]);

@@ -30,7 +30,7 @@ describeWithPwsh("Smb on the simulated host (spawn mode)", (pwsh) => {
         .calls()
         .map((c) => c.pid),
     );
-    expect(pids.size).toBe(4);
+    expect(pids.size).toBe(3);
   });
 
   it("reports a wrong password as PERMISSION_DENIED, the password kept out of error and log", async () => {

@@ -24,16 +24,15 @@ describe("newSmbGlobalMapping", () => {
       password: "pw-1",
     });
     expect(result).toEqual({ mapping: "created", link: "created" });
-    expect(host.events).toEqual(["get \\\\fileserver\\data", "create \\\\fileserver\\data"]);
+    expect(host.events).toEqual(["ensure \\\\fileserver\\data", "create \\\\fileserver\\data"]);
     expect(links.calls).toEqual([
       `read ${staging}`,
       `link ${staging} -> \\\\FileServer\\Data\\pv-1\\`,
     ]);
-    expect(host.newRequests[0]).toMatchObject({
+    expect(host.ensureRequests[0]).toMatchObject({
       shareRoot: "\\\\fileserver\\data",
       username: "CONTOSO\\svc",
       password: "pw-1",
-      replace: false,
     });
   });
 
@@ -43,8 +42,7 @@ describe("newSmbGlobalMapping", () => {
       mapping: "reused",
       link: "none",
     });
-    expect(host.events).toEqual(["get \\\\srv\\share"]);
-    expect(host.newRequests).toEqual([]);
+    expect(host.events).toEqual(["ensure \\\\srv\\share"]);
   });
 
   it("repairs an OK mapping whose path no longer opens: remove, then create", async () => {
@@ -56,21 +54,10 @@ describe("newSmbGlobalMapping", () => {
     });
     expect(result.mapping).toBe("recreated");
     expect(host.events).toEqual([
-      "get \\\\srv\\share",
+      "ensure \\\\srv\\share",
       "remove \\\\srv\\share",
       "create \\\\srv\\share",
     ]);
-    expect(host.newRequests[0]?.replace).toBe(true);
-  });
-
-  it("repairs an OK mapping whose path was not tested (only a tested path counts as valid)", async () => {
-    const { host, smb } = setup();
-    host.getMapping = (shareRoot) =>
-      Promise.resolve({ remotePath: shareRoot, status: "OK", statusCode: 0, pathValid: undefined });
-    expect((await smb.newSmbGlobalMapping({ remotePath: "\\\\srv\\share" })).mapping).toBe(
-      "recreated",
-    );
-    expect(host.newRequests[0]?.replace).toBe(true);
   });
 
   it.each(["Disconnected", "Unavailable", "3"])(
@@ -90,7 +77,7 @@ describe("newSmbGlobalMapping", () => {
     await smb.newSmbGlobalMapping({ remotePath: "\\\\a\\one" });
     await smb.newSmbGlobalMapping({ remotePath: "\\\\a\\two", requirePrivacy: false });
     await smb.newSmbGlobalMapping({ remotePath: "\\\\a\\three", requirePrivacy: true });
-    expect(host.newRequests.map((r) => r.requirePrivacy)).toEqual([true, false, true]);
+    expect(host.ensureRequests.map((r) => r.requirePrivacy)).toEqual([true, false, true]);
   });
 
   it.each([
@@ -108,15 +95,15 @@ describe("newSmbGlobalMapping", () => {
     async (username) => {
       const { host, smb } = setup();
       await smb.newSmbGlobalMapping({ remotePath: "\\\\a\\one", username, password: "p" });
-      expect(host.newRequests[0]?.username).toBe(username);
+      expect(host.ensureRequests[0]?.username).toBe(username);
     },
   );
 
   it("sends no credential when no username is given (empty strings count as absent)", async () => {
     const { host, smb } = setup();
     await smb.newSmbGlobalMapping({ remotePath: "\\\\a\\one", username: "", password: "" });
-    expect(host.newRequests[0]?.username).toBeUndefined();
-    expect(host.newRequests[0]?.password).toBeUndefined();
+    expect(host.ensureRequests[0]?.username).toBeUndefined();
+    expect(host.ensureRequests[0]?.password).toBeUndefined();
   });
 
   it("accepts an existing link to the same target, in any of its stored forms", async () => {

@@ -17,21 +17,22 @@ export interface VolumeInfo {
   sizeRemaining: bigint;
 }
 
-/** The partition under a volume; `sizeMax` only when asked for (undefined if Windows gave none). */
-export interface PartitionSizes {
-  /** The partition's disk number. */
-  diskNumber: number;
-  /** The partition's number on its disk. */
-  partitionNumber: number;
-  /** The partition's size in bytes. */
-  size: bigint;
-  /** `Get-PartitionSupportedSize`'s `SizeMax`. */
-  sizeMax?: bigint | undefined;
-  /** Where the partition sits on its disk, as MSFT_Partition and MSFT_Disk report it; absent from hosts that do not read it. */
-  layout?: PartitionLayout | undefined;
-}
+/**
+ * What the resize script found or did: `resized` to `sizeBytes`; `skipped` (a shrink, or growth
+ * under `minimumResizeBytes`); `unreachable`, an explicit size above the disk Windows sees
+ * (`diskSize`, after the cache refresh); `noSizeMax`, a request for the maximum while Windows
+ * gives no SizeMax. Only `resized` changed anything.
+ */
+export type ResizeOutcome =
+  | { status: "resized"; sizeBytes: bigint }
+  | { status: "skipped" }
+  | { status: "unreachable"; diskSize: bigint }
+  | { status: "noSizeMax" };
 
-/** The layout that bounds a partition, readable without the Optimize Drives service (defragsvc). */
+/**
+ * The layout that bounds a partition, readable without the Optimize Drives service (defragsvc),
+ * from which resize.ts `layoutSizeMax` (and the resize script, alike) tells its largest size.
+ */
 export interface PartitionLayout {
   /** The partition's `Offset` in bytes. */
   offset: bigint;
@@ -142,14 +143,18 @@ export interface VolumeHost {
     targetPath: string,
     context?: CallContext,
   ): Promise<UnmountOutcome>;
-  /** The partition's size, plus its supported maximum when `includeMaximum` is set. */
-  getPartitionSizes(
+  /**
+   * In one call: refreshes the storage cache, reads the volume's partition, decides as
+   * resize.ts `resizeDecision` does (`requestedBytes` 0 is the supported maximum; an explicit
+   * size is clamped to it, or to the layout's maximum when Get-PartitionSupportedSize fails) and
+   * grows the partition (and file system) when the growth is at least `minimumResizeBytes`.
+   * A failing Get-PartitionSupportedSize fails the call when `requestedBytes` is 0.
+   */
+  resizeVolume(
     volumeId: string,
-    includeMaximum: boolean,
+    requestedBytes: bigint,
     context?: CallContext,
-  ): Promise<PartitionSizes>;
-  /** Resizes the volume's partition (and file system) to `sizeBytes`. */
-  resizePartition(volumeId: string, sizeBytes: bigint, context?: CallContext): Promise<void>;
+  ): Promise<ResizeOutcome>;
   /** Disk numbers of the volume's partitions (one for a basic volume). */
   getDiskNumbers(volumeId: string, context?: CallContext): Promise<number[]>;
   /** Flushes the volume's file-system cache. */

@@ -7,7 +7,7 @@ import {
 } from "@csi-proxy/exec";
 import type {
   MountOutcome,
-  PartitionSizes,
+  ResizeOutcome,
   PathLookup,
   UnmountOutcome,
   VolumeHost,
@@ -17,7 +17,7 @@ import {
   parseDiskNumbers,
   parseMountOutcome,
   parseMountPoints,
-  parsePartitionSizes,
+  parseResizeOutcome,
   parsePathLookup,
   parseUnmountOutcome,
   parseVolumeIds,
@@ -34,11 +34,11 @@ import {
 } from "./scripts.js";
 import {
   getDiskNumbersScript,
-  getPartitionSizesScript,
   listMountPointsScript,
-  resizePartitionScript,
+  resizeVolumeScript,
   writeVolumeCacheScript,
 } from "./size-scripts.js";
+import { minimumResizeBytes } from "./resize.js";
 import type { VolumeFileSystem } from "./types.js";
 
 /** Every script of this package, for audits and static checks. */
@@ -53,10 +53,8 @@ export const volumeScripts = Object.freeze({
   mountVolume: mountVolumeScript,
   /** Flushes, then removes an access path. */
   unmountVolume: unmountVolumeScript,
-  /** A volume's partition size, and its supported maximum on request. */
-  getPartitionSizes: getPartitionSizesScript,
-  /** Resizes a volume's partition. */
-  resizePartition: resizePartitionScript,
+  /** Refreshes the storage cache, reads a volume's partition, decides and grows it. */
+  resizeVolume: resizeVolumeScript,
   /** Disk numbers of a volume's partitions. */
   getDiskNumbers: getDiskNumbersScript,
   /** Flushes a volume's cache. */
@@ -136,24 +134,21 @@ export function createPowerShellVolumeHost(shell: PowerShell): VolumeHost {
       );
       return parseUnmountOutcome(out);
     },
-    async getPartitionSizes(
+    async resizeVolume(
       volumeId: string,
-      includeMaximum: boolean,
+      requestedBytes: bigint,
       context?: CallContext,
-    ): Promise<PartitionSizes> {
+    ): Promise<ResizeOutcome> {
       const out = await run(
-        getPartitionSizesScript,
-        { VolumeId: volumeId, IncludeMaximum: includeMaximum },
+        resizeVolumeScript,
+        {
+          VolumeId: volumeId,
+          Requested: toByteCount(requestedBytes),
+          MinimumGrowth: toByteCount(minimumResizeBytes),
+        },
         context,
       );
-      return parsePartitionSizes(out);
-    },
-    async resizePartition(volumeId: string, sizeBytes: bigint, context?: CallContext) {
-      await run(
-        resizePartitionScript,
-        { VolumeId: volumeId, Size: toByteCount(sizeBytes) },
-        context,
-      );
+      return parseResizeOutcome(out);
     },
     async getDiskNumbers(volumeId: string, context?: CallContext): Promise<number[]> {
       return parseDiskNumbers(await run(getDiskNumbersScript, { VolumeId: volumeId }, context));

@@ -7,7 +7,7 @@ export { parseVolumeId } from "./validate.js";
 export type {
   VolumeHost,
   VolumeInfo,
-  PartitionSizes,
+  ResizeOutcome,
   PartitionLayout,
   MountOutcome,
   UnmountOutcome,

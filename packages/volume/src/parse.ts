@@ -1,7 +1,7 @@
 import { CsiProxyError } from "@csi-proxy/exec";
 import type {
   MountOutcome,
-  PartitionSizes,
+  ResizeOutcome,
   PathLookup,
   UnmountOutcome,
   VolumeInfo,
@@ -70,26 +70,20 @@ export function parseVolumeInfo(value: unknown): VolumeInfo {
   };
 }
 
-function optionalSize(what: string, value: unknown): bigint | undefined {
-  return value === null || value === undefined ? undefined : parseSize(what, value);
-}
-
-/** The projection written by the getPartitionSizes script; a null SizeMax stays undefined. */
-export function parsePartitionSizes(value: unknown): PartitionSizes {
-  const o = object("partition", value);
-  return {
-    diskNumber: uint32("DiskNumber", o.DiskNumber),
-    partitionNumber: uint32("PartitionNumber", o.PartitionNumber),
-    size: parseSize("Size", o.Size),
-    sizeMax: optionalSize("SizeMax", o.SizeMax),
-    layout: {
-      offset: parseSize("Offset", o.Offset),
-      nextOffset: optionalSize("NextOffset", o.NextOffset),
-      diskSize: parseSize("DiskSize", o.DiskSize),
-      logicalSectorSize: uint32("LogicalSectorSize", o.LogicalSectorSize),
-      partitionStyle: uint32("PartitionStyle", o.PartitionStyle),
-    },
-  };
+/** The status object of the resize script. */
+export function parseResizeOutcome(value: unknown): ResizeOutcome {
+  const o = object("resize result", value);
+  switch (o.Status) {
+    case "resized":
+      return { status: "resized", sizeBytes: parseSize("Size", o.Size) };
+    case "unreachable":
+      return { status: "unreachable", diskSize: parseSize("DiskSize", o.DiskSize) };
+    case "skipped":
+    case "noSizeMax":
+      return { status: o.Status };
+    default:
+      throw parseFailed("resize status", o.Status);
+  }
 }
 
 /** `,@(...)` of access paths. */

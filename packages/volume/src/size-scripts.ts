@@ -1,46 +1,66 @@
 import { ps } from "@csi-proxy/exec";
 
 /**
- * The partition under a volume after `Update-HostStorageCache` (a disk a cloud just grew keeps its
- * old size in the provider's cache until then; aws-ebs-csi-driver#2881): disk, number, `Size`,
- * `Get-PartitionSupportedSize` SizeMax on request, and the layout that bounds the partition without
- * defragsvc (its offset, the next partition's, the disk's size, sector size and raw partition style).
+ * Grows the volume's partition (and its file system) in one round trip, deciding as resize.ts
+ * does. First `Update-HostStorageCache` (a disk a cloud just grew keeps its old size in the
+ * provider's cache until then; aws-ebs-csi-driver#2881), then: an explicit `$Requested` above the
+ * disk's size is `unreachable` (nothing changed); the target is `Get-PartitionSupportedSize`'s
+ * SizeMax for 0 (`noSizeMax` when Windows gives none; its failure stops the script), else
+ * `$Requested` clamped to SizeMax; when Get-PartitionSupportedSize fails for an explicit size
+ * (defragsvc off, aws-ebs-csi-driver#2877) SizeMax comes from the layout instead (resize.ts
+ * `layoutSizeMax`: up to the next partition or the disk's usable end, before the backup GPT, in
+ * whole MiB). Growth under `$MinimumGrowth` (and any shrink) is `skipped`; else
+ * `Resize-Partition -Size` and `resized` with the size. Sizes are computed as [decimal], exact.
  */
-export const getPartitionSizesScript = ps("volume.getPartitionSizes")`
-param([string]$VolumeId, [bool]$IncludeMaximum)
+export const resizeVolumeScript = ps("volume.resizeVolume")`
+param([string]$VolumeId, [uint64]$Requested, [uint64]$MinimumGrowth)
 Update-HostStorageCache
 $volume = @(Get-Volume -UniqueId $VolumeId)[0]
 if ($null -eq $volume) { Write-Error -Message 'No volume has this UniqueId.' -Category ObjectNotFound -ErrorId 'VolumeNotFound' }
 $partition = @($volume | Get-Partition)[0]
 if ($null -eq $partition) { Write-Error -Message 'The volume has no partition.' -Category ObjectNotFound -ErrorId 'PartitionNotFound' }
-$maximum = $null
-if ($IncludeMaximum) { $maximum = @($partition | Get-PartitionSupportedSize)[0].SizeMax }
 $disk = @($partition | Get-Disk)[0]
-$next = $null
-foreach ($other in @($disk | Get-Partition)) {
-    $offset = [uint64]$other.Offset
-    if ($offset -gt [uint64]$partition.Offset -and ($null -eq $next -or $offset -lt $next)) { $next = $offset }
+$diskSize = [decimal]$disk.Size
+if ($Requested -gt 0 -and [decimal]$Requested -gt $diskSize) {
+    [pscustomobject]@{ Status = 'unreachable'; DiskSize = $disk.Size }
+    return
 }
-[pscustomobject]@{
-    DiskNumber = $partition.DiskNumber
-    PartitionNumber = $partition.PartitionNumber
-    Size = $partition.Size
-    SizeMax = $maximum
-    Offset = $partition.Offset
-    NextOffset = $next
-    DiskSize = $disk.Size
-    LogicalSectorSize = $disk.LogicalSectorSize
-    # The raw CIM code (1 MBR, 2 GPT): the PartitionStyle property itself is a display string.
-    PartitionStyle = $disk.CimInstanceProperties['PartitionStyle'].Value
+$maximum = $null
+if ($Requested -eq 0) {
+    $supported = @($partition | Get-PartitionSupportedSize)[0]
+    if ($null -eq $supported -or $null -eq $supported.SizeMax) { [pscustomobject]@{ Status = 'noSizeMax' }; return }
+    $maximum = [decimal]$supported.SizeMax
+} else {
+    $supported = $null
+    $failed = $false
+    try { $supported = @($partition | Get-PartitionSupportedSize)[0] } catch { $failed = $true }
+    if ($failed) {
+        $mib = [decimal]1048576
+        $offset = [decimal]$partition.Offset
+        $sector = [decimal]$disk.LogicalSectorSize
+        $tail = [decimal]0
+        # The raw CIM code (1 MBR, 2 GPT): the PartitionStyle property itself is a display string.
+        if ([int]$disk.CimInstanceProperties['PartitionStyle'].Value -eq 2 -and $sector -gt 0) {
+            $tail = $sector + [decimal]::Ceiling([decimal]16384 / $sector) * $sector
+        }
+        $end = [decimal]0
+        if ($diskSize -gt $tail) { $end = [decimal]::Floor(($diskSize - $tail) / $mib) * $mib }
+        foreach ($other in @($disk | Get-Partition)) {
+            $start = [decimal]$other.Offset
+            if ($start -gt $offset -and $start -lt $end) { $end = $start }
+        }
+        $maximum = [decimal]0
+        if ($end -gt $offset) { $maximum = [decimal]::Floor(($end - $offset) / $mib) * $mib }
+    } elseif ($null -ne $supported -and $null -ne $supported.SizeMax) {
+        $maximum = [decimal]$supported.SizeMax
+    }
 }
-`;
-
-/** `Resize-Partition -Size`, which grows (or shrinks) the file system with the partition. */
-export const resizePartitionScript = ps("volume.resizePartition")`
-param([string]$VolumeId, [uint64]$Size)
-$volume = @(Get-Volume -UniqueId $VolumeId)[0]
-if ($null -eq $volume) { Write-Error -Message 'No volume has this UniqueId.' -Category ObjectNotFound -ErrorId 'VolumeNotFound' }
-$volume | Get-Partition | Resize-Partition -Size $Size
+$target = [decimal]$Requested
+if ($Requested -eq 0 -or ($null -ne $maximum -and $target -gt $maximum)) { $target = $maximum }
+if ($target -lt [decimal]$partition.Size + [decimal]$MinimumGrowth) { [pscustomobject]@{ Status = 'skipped' }; return }
+$size = [uint64]$target
+$partition | Resize-Partition -Size $size
+[pscustomobject]@{ Status = 'resized'; Size = $size }
 `;
 
 /** The DiskNumber of every partition of the volume. */

@@ -9,14 +9,9 @@ import {
   type HostBinding,
   type KeyedLock,
 } from "@csi-proxy/exec";
-import {
-  isSupportedSizeFailure,
-  sizeUnreachableError,
-  SupportedSizeUnavailableError,
-  toVolumeError,
-} from "./errors.js";
+import { sizeUnreachableError, SupportedSizeUnavailableError, toVolumeError } from "./errors.js";
 import { createPowerShellVolumeHost } from "./host.js";
-import type { PartitionSizes, VolumeHost } from "./host-types.js";
+import type { VolumeHost } from "./host-types.js";
 import {
   lookupVolumeId,
   maxPathSteps,
@@ -25,7 +20,6 @@ import {
   unmountResponse,
 } from "./outcomes.js";
 import { toByteCount } from "./parse.js";
-import { layoutSizeMax, resizeDecision } from "./resize.js";
 import type {
   FormatVolumeRequest,
   FormatVolumeResponse,
@@ -230,15 +224,11 @@ export class Volume {
     const requested = validateSizeBytes(request.sizeBytes);
     return withCallContext("resizeVolume", options, (context) =>
       this.#onVolume(volumeId, context, async () => {
-        const sizes = await this.#partitionSizes(volumeId, requested === 0n, context);
-        if (requested === 0n && sizes.sizeMax === undefined)
-          throw new SupportedSizeUnavailableError(volumeId);
-        const diskSize = sizes.layout?.diskSize;
-        const decision = resizeDecision(sizes.size, requested, sizes.sizeMax, diskSize);
-        if (decision.unreachable && diskSize !== undefined)
-          throw sizeUnreachableError(volumeId, requested, diskSize);
-        if (!decision.resize) return { resized: false };
-        await this.#host.resizePartition(volumeId, decision.target, context);
+        const outcome = await this.#host.resizeVolume(volumeId, requested, context);
+        if (outcome.status === "noSizeMax") throw new SupportedSizeUnavailableError(volumeId);
+        if (outcome.status === "unreachable")
+          throw sizeUnreachableError(volumeId, requested, outcome.diskSize);
+        if (outcome.status === "skipped") return { resized: false };
         return { resized: true };
       }),
     );
@@ -356,22 +346,6 @@ export class Volume {
   // The maximum is always asked for; only a size-0 request needs it, so for an explicit size a
   // failed Get-PartitionSupportedSize (defragsvc, StorageWMI 4; aws-ebs-csi-driver#2877) is not a
   // failure: the clamp uses the maximum the partition layout allows instead.
-  async #partitionSizes(
-    volumeId: string,
-    required: boolean,
-    context: CallContext,
-  ): Promise<PartitionSizes> {
-    try {
-      return await this.#host.getPartitionSizes(volumeId, true, context);
-    } catch (error) {
-      if (required || !isSupportedSizeFailure(error)) throw error;
-      const sizes = await this.#host.getPartitionSizes(volumeId, false, context);
-      return sizes.layout === undefined
-        ? sizes
-        : { ...sizes, sizeMax: layoutSizeMax(sizes.layout) };
-    }
-  }
-
   #onVolume<T>(volumeId: string, context: CallContext, work: () => Promise<T>): Promise<T> {
     return this.#run(volumeKey(volumeId), `Volume ${volumeId}`, volumeId, context, work);
   }

@@ -67,17 +67,7 @@ describe("PowerShell-backed host", () => {
         Size: 9007199254740993n,
         SizeRemaining: 1,
       },
-      "volume.getPartitionSizes": {
-        DiskNumber: 1,
-        PartitionNumber: 2,
-        Size: 100,
-        SizeMax: null,
-        Offset: 1048576,
-        NextOffset: null,
-        DiskSize: 2n ** 60n,
-        LogicalSectorSize: 512,
-        PartitionStyle: 2,
-      },
+      "volume.resizeVolume": { Status: "resized", Size: 2n ** 60n },
       "volume.getDiskNumbers": 3,
       "volume.unmountVolume": { Status: "otherVolume", Target: "x" },
       "volume.resolveMountTarget": { Status: "notMounted", Path: "/a" },
@@ -89,27 +79,21 @@ describe("PowerShell-backed host", () => {
       size: 9007199254740993n,
       sizeRemaining: 1n,
     });
-    expect(await host.getPartitionSizes(volumeA, true)).toEqual({
-      diskNumber: 1,
-      partitionNumber: 2,
-      size: 100n,
-      sizeMax: undefined,
-      layout: {
-        offset: 1048576n,
-        nextOffset: undefined,
-        diskSize: 2n ** 60n,
-        logicalSectorSize: 512,
-        partitionStyle: 2,
-      },
+    expect(await host.resizeVolume(volumeA, 2n ** 60n)).toEqual({
+      status: "resized",
+      sizeBytes: 2n ** 60n,
+    });
+    expect(await host.resizeVolume(volumeA, 1024n)).toEqual({
+      status: "resized",
+      sizeBytes: 2n ** 60n,
     });
     expect(await host.getDiskNumbers(volumeA)).toEqual([3]);
     expect(await host.unmountVolume(volumeA, "/a")).toEqual({ status: "otherVolume", target: "x" });
     expect(await host.resolveMountTarget("/a", 256)).toEqual({ status: "notMounted", path: "/a" });
-    await host.resizePartition(volumeA, 2n ** 60n);
-    await host.resizePartition(volumeA, 1024n);
-    expect(calls.slice(-2).map((c) => c.params)).toEqual([
-      { VolumeId: volumeA, Size: 2n ** 60n },
-      { VolumeId: volumeA, Size: 1024 },
+    const resizes = calls.filter((c) => c.script.name === "volume.resizeVolume");
+    expect(resizes.map((c) => c.params)).toEqual([
+      { VolumeId: volumeA, Requested: 2n ** 60n, MinimumGrowth: 100 * 1024 * 1024 },
+      { VolumeId: volumeA, Requested: 1024, MinimumGrowth: 100 * 1024 * 1024 },
     ]);
   });
 
@@ -118,6 +102,8 @@ describe("PowerShell-backed host", () => {
     ["volume.getVolume", "text"],
     ["volume.mountVolume", { Status: "weird" }],
     ["volume.getDiskNumbers", ["x"]],
+    ["volume.resizeVolume", { Status: "grown" }],
+    ["volume.resizeVolume", { Status: "unreachable", DiskSize: -1 }],
   ])("rejects malformed output of %s with PARSE_FAILED", async (name, answer) => {
     const { shell } = recordingShell({ [name]: answer });
     const host = createPowerShellVolumeHost(shell);
@@ -126,7 +112,9 @@ describe("PowerShell-backed host", () => {
         ? host.getVolume(volumeA)
         : name === "volume.mountVolume"
           ? host.mountVolume(volumeA, "/a")
-          : host.getDiskNumbers(volumeA);
+          : name === "volume.resizeVolume"
+            ? host.resizeVolume(volumeA, 0n)
+            : host.getDiskNumbers(volumeA);
     await expect(call).rejects.toMatchObject({ code: "PARSE_FAILED" });
   });
 

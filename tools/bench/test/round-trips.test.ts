@@ -96,6 +96,20 @@ describe.skipIf(pwsh === undefined)("round trips on the simulator", () => {
     expect(row("setDiskState", "already done")?.traces[0]?.cmdlets).toEqual(["Get-Disk"]);
   });
 
+  it("makes one script per method where a script observes, decides and acts", () => {
+    const count = (method: string, path: string) => {
+      const row = rt.methods.find((r) => r.method === method && r.path === path);
+      return row === undefined ? undefined : [row.scripts, row.cmdlets, row.repeats];
+    };
+    // [scripts, cmdlet calls, repeated queries in a script]
+    expect(count("newSmbGlobalMapping", "common")).toEqual([1, 2, 0]);
+    expect(count("newSmbGlobalMapping", "already done")).toEqual([1, 2, 0]);
+    expect(count("disconnectTarget", "common")).toEqual([1, 4, 0]);
+    expect(count("disconnectTarget", "already done")).toEqual([1, 1, 0]);
+    expect(count("resizeVolume", "common")).toEqual([1, 6, 0]);
+    expect(count("resizeVolume", "already done")).toEqual([1, 5, 0]);
+  });
+
   it("makes each CSI operation the sum of its steps, with upstream's count beside it", () => {
     for (const row of rt.csi) {
       expect(row.scripts).toBe(row.steps.reduce((n, s) => n + s.scripts, 0));
