@@ -24,10 +24,26 @@ export interface VolumeInfo {
  * gives no SizeMax. Only `resized` changed anything.
  */
 export type ResizeOutcome =
-  | { status: "resized"; sizeBytes: bigint }
-  | { status: "skipped" }
-  | { status: "unreachable"; diskSize: bigint }
-  | { status: "noSizeMax" };
+  | {
+      /** The partition was grown. */
+      status: "resized";
+      /** Its new size in bytes. */
+      sizeBytes: bigint;
+    }
+  | {
+      /** Nothing changed: a shrink, or growth under `minimumResizeBytes`. */
+      status: "skipped";
+    }
+  | {
+      /** The size asked for lies beyond the disk even after the cache refresh. */
+      status: "unreachable";
+      /** The disk's size in bytes, as Windows reported it. */
+      diskSize: bigint;
+    }
+  | {
+      /** A request for the maximum while Windows gives no SizeMax. */
+      status: "noSizeMax";
+    };
 
 /**
  * The layout that bounds a partition, readable without the Optimize Drives service (defragsvc),
