@@ -3,25 +3,19 @@
 // refused at the pipe. Run by .github/workflows/windows.yml (server-pipes job, an elevated
 // runner) with `pnpm -C packages/server exec vitest run --config vitest.windows.config.ts`;
 // never collected on Linux (vitest.config.ts includes test/ only).
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { servedApis } from "../src/endpoints.js";
-import { RawGrpcClient } from "../test/raw-grpc.js";
+import { startBin, type Ready, type RunningBin } from "../test/harness.js";
 
-const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 const probeScript = fileURLToPath(
   new URL("../../../tools/conformance/windows/pipe-probe.ps1", import.meta.url),
 );
 const PERMISSION_DENIED = 7;
-
-interface Ready {
-  readonly endpoints: Record<string, string>;
-}
 
 // Windows PowerShell, as the fixture scripts run; the output is one line.
 function powershell(...args: string[]): string {
@@ -40,17 +34,9 @@ function daclTrustees(sddl: string): string[] {
 }
 
 describe("csi-proxy-server on Windows named pipes", () => {
-  let child: ChildProcess;
+  let bin: RunningBin;
   let ready: Ready;
-  const clients: RawGrpcClient[] = [];
-  const client = (endpoint: string) => {
-    const api = servedApis.find((a) => `${a.group}-${a.version}` === endpoint);
-    const path = ready.endpoints[endpoint];
-    if (api === undefined || path === undefined) throw new Error(`no endpoint ${endpoint}`);
-    const made = new RawGrpcClient(path, api.protoFile, `${api.version}.${api.service}`);
-    clients.push(made);
-    return made;
-  };
+  const client = (endpoint: string) => bin.client(endpoint);
 
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), "csi-srv-win-"));
@@ -62,23 +48,13 @@ describe("csi-proxy-server on Windows named pipes", () => {
       paths: ["C:\\var\\lib\\kubelet"],
     };
     writeFileSync(policy, JSON.stringify({ version: 1, rules: [rule] }));
-    child = spawn(
-      process.execPath,
-      [bin, "--policy", policy, "--audit-log", join(dir, "audit.jsonl")],
-      {
-        stdio: ["ignore", "pipe", "inherit"],
-      },
-    );
-    const line = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", resolve);
-      child.once("exit", (code) => reject(new Error(`csi-proxy-server exited (${code})`)));
-    });
-    ready = JSON.parse(line) as Ready;
+    // No pwsh: the real node, on named pipes (no --socket-dir).
+    bin = await startBin(undefined, ["--policy", policy, "--audit-log", join(dir, "audit.jsonl")]);
+    ready = bin.ready;
   }, 120_000);
 
-  afterAll(() => {
-    for (const made of clients) made.close();
-    child.kill();
+  afterAll(async () => {
+    await bin.stop();
   });
 
   it("serves every group-version on a pipe named as upstream's", () => {

@@ -33,11 +33,19 @@ export interface RunningBin {
   stop(): Promise<number | null>;
 }
 
-/** Runs the built bin with these arguments (plus `--socket-dir` in a new temp folder) and waits for its ready line. */
-export async function startBin(pwsh: string, args: readonly string[]): Promise<RunningBin> {
+/**
+ * Runs the built bin with these arguments and waits for its ready line: with `--socket-dir` in a
+ * new temp folder and the simulator's pwsh, or, for named pipes on Windows (`pwsh` undefined),
+ * as it is.
+ */
+export async function startBin(
+  pwsh: string | undefined,
+  args: readonly string[],
+): Promise<RunningBin> {
   const socketDir = join(mkdtempSync(join(tmpdir(), "csi-srv-")), "sockets");
-  const child = spawn(process.execPath, [bin, "--socket-dir", socketDir, ...args], {
-    env: { ...process.env, CSI_WINSIM_PWSH: pwsh },
+  const where = pwsh === undefined ? [] : ["--socket-dir", socketDir];
+  const child = spawn(process.execPath, [bin, ...where, ...args], {
+    env: pwsh === undefined ? process.env : { ...process.env, CSI_WINSIM_PWSH: pwsh },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";

@@ -1,8 +1,8 @@
 // Checks the koffi declarations against the Windows SDK prototypes, written out below, on any
 // x64 host: koffi parses the declarations here, so the first Windows run is not their first check.
-import { createRequire } from "node:module";
 import type * as KoffiModule from "koffi";
 import { describe, expect, it } from "vitest";
+import { koffi } from "./koffi.js";
 import {
   WIN32_PROTOTYPES,
   defineWin32Types,
@@ -115,15 +115,6 @@ function abiOf(type: KoffiModule.TypeObject): string {
   }
 }
 
-function loadKoffi(): typeof KoffiModule | undefined {
-  try {
-    return createRequire(import.meta.url)("koffi") as typeof KoffiModule;
-  } catch {
-    return undefined;
-  }
-}
-
-const koffi = loadKoffi();
 const x64 = process.arch === "x64" || process.arch === "arm64";
 
 describe("Win32 prototype table", () => {

@@ -1,6 +1,5 @@
-import { createRequire } from "node:module";
-import type * as KoffiModule from "koffi";
 import { describe, expect, it } from "vitest";
+import { koffi } from "./koffi.js";
 import { parseCommand } from "../src/args.js";
 import { Scm, type ScmApi, type ServiceStatus } from "../src/service/api.js";
 import { runAsService, serviceName } from "../src/service/run.js";
@@ -116,15 +115,6 @@ describe("--windows-service", () => {
   });
 });
 
-function loadKoffi(): typeof KoffiModule | undefined {
-  try {
-    return createRequire(import.meta.url)("koffi") as typeof KoffiModule;
-  } catch {
-    return undefined;
-  }
-}
-const koffi = loadKoffi();
-
 describe("the service manager's declarations", () => {
   // winsvc.h: BOOL StartServiceCtrlDispatcherW(const SERVICE_TABLE_ENTRYW*);
   // SERVICE_STATUS_HANDLE RegisterServiceCtrlHandlerExW(LPCWSTR, LPHANDLER_FUNCTION_EX, LPVOID);
@@ -133,18 +123,19 @@ describe("the service manager's declarations", () => {
   it.skipIf(koffi === undefined || process.arch !== "x64")(
     "parse in koffi with the SDK's arity and the x64 struct layouts",
     () => {
-      if (koffi === undefined) return;
-      defineScmTypes(koffi);
-      defineScmTypes(koffi);
-      const arity = (decl: string) => koffi.proto(decl).proto?.arguments.length;
+      const ffi = koffi;
+      if (ffi === undefined) return;
+      defineScmTypes(ffi);
+      defineScmTypes(ffi);
+      const arity = (decl: string) => ffi.proto(decl).proto?.arguments.length;
       expect(arity(SCM_PROTOTYPES.StartServiceCtrlDispatcherW)).toBe(1);
       expect(arity(SCM_PROTOTYPES.RegisterServiceCtrlHandlerExW)).toBe(3);
       expect(arity(SCM_PROTOTYPES.SetServiceStatus)).toBe(2);
       expect(arity(SCM_CALLBACKS.ServiceMainW.replace("ServiceMainW", "ServiceMainCheck"))).toBe(2);
       expect(arity(SCM_CALLBACKS.HandlerEx.replace("HandlerEx(", "HandlerExCheck("))).toBe(4);
-      expect(koffi.sizeof("SERVICE_STATUS")).toBe(28);
-      expect(koffi.sizeof("SERVICE_TABLE_ENTRYW")).toBe(16);
-      expect(koffi.offsetof("SERVICE_TABLE_ENTRYW", "lpServiceProc")).toBe(8);
+      expect(ffi.sizeof("SERVICE_STATUS")).toBe(28);
+      expect(ffi.sizeof("SERVICE_TABLE_ENTRYW")).toBe(16);
+      expect(ffi.offsetof("SERVICE_TABLE_ENTRYW", "lpServiceProc")).toBe(8);
     },
   );
 });

@@ -1,10 +1,7 @@
-import { createRequire } from "node:module";
-import { CsiProxyError } from "@csi-proxy/exec";
 import type * as KoffiModule from "koffi";
+import { loadKoffiOnWindows, type Koffi } from "../koffi.js";
 import { type PipeApi, type PipeHandle, Win32Error, WinError } from "./api.js";
 import { EventWaiter, type WaitPrimitives } from "./waiter.js";
-
-type Koffi = typeof KoffiModule;
 
 /** Win32 typedefs as koffi sees them; HANDLE as intptr_t so handles are plain numbers. */
 export const WIN32_TYPEDEFS = {
@@ -146,18 +143,7 @@ let cached: PipeApi | undefined;
  */
 export function loadWin32PipeApi(): PipeApi {
   if (cached !== undefined) return cached;
-  if (process.platform !== "win32") {
-    throw new CsiProxyError("named pipes are served on Windows only", { code: "UNSUPPORTED" });
-  }
-  let koffi: Koffi;
-  try {
-    koffi = createRequire(import.meta.url)("koffi") as Koffi;
-  } catch (cause) {
-    throw new CsiProxyError("koffi (the Win32 FFI) could not be loaded", {
-      code: "UNSUPPORTED",
-      cause,
-    });
-  }
+  const koffi = loadKoffiOnWindows("named pipes are served on Windows only");
   cached = createWin32PipeApi(koffi);
   return cached;
 }

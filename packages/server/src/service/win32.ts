@@ -1,10 +1,7 @@
-import { createRequire } from "node:module";
 import { CsiProxyError } from "@csi-proxy/exec";
-import type * as KoffiModule from "koffi";
+import { loadKoffiOnWindows, type Koffi } from "../koffi.js";
 import type { ScmApi, ServiceStatusHandle } from "./api.js";
 import { Scm } from "./api.js";
-
-type Koffi = typeof KoffiModule;
 
 /** winsvc.h's structs as koffi sees them (x64 layout; test/service.test.ts pins the sizes). */
 export const SCM_STRUCTS = {
@@ -62,20 +59,7 @@ type Native = ((...args: unknown[]) => unknown) & { async: (...args: unknown[]) 
  * @throws CsiProxyError UNSUPPORTED off Windows or when koffi cannot load.
  */
 export function loadScmApi(): ScmApi {
-  if (process.platform !== "win32") {
-    throw new CsiProxyError("--windows-service runs under the Windows service manager only", {
-      code: "UNSUPPORTED",
-    });
-  }
-  let koffi: Koffi;
-  try {
-    koffi = createRequire(import.meta.url)("koffi") as Koffi;
-  } catch (cause) {
-    throw new CsiProxyError("koffi (the Win32 FFI) could not be loaded", {
-      code: "UNSUPPORTED",
-      cause,
-    });
-  }
+  const koffi = loadKoffiOnWindows("--windows-service runs under the Windows service manager only");
   defineScmTypes(koffi);
   const advapi = koffi.load("advapi32.dll");
   const fn = {
