@@ -2,16 +2,14 @@
 // tests measure; they do not require the targets (many fail today, see BENCHMARKS.md).
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { provisionPwsh } from "@csi-proxy/pwsh";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describeWithPwsh } from "@csi-proxy/test-utils";
+import { beforeAll, expect, it } from "vitest";
 import {
   measureCsiRoundTrips,
   measureRoundTrips,
   type Count,
   type RoundTrips,
 } from "../src/round-trips.js";
-
-const pwsh = provisionPwsh({ quiet: true });
 
 function consistent(count: Count): void {
   for (const n of [count.scripts, count.cmdlets, count.repeats, count.repeatsAcross]) {
@@ -39,10 +37,11 @@ function publicMethods(): string[] {
   return names.sort();
 }
 
-describe.skipIf(pwsh === undefined)("round trips on the simulator", () => {
+// Required under CI (CSI_PROXY_REQUIRE_PWSH): never skipped there.
+describeWithPwsh("round trips on the simulator", (pwsh) => {
   let rt: RoundTrips;
   beforeAll(async () => {
-    rt = await measureRoundTrips(pwsh ?? "");
+    rt = await measureRoundTrips(pwsh);
   });
 
   it("counts every public method that talks to PowerShell, once per path", () => {
@@ -146,7 +145,7 @@ describe.skipIf(pwsh === undefined)("round trips on the simulator", () => {
   });
 
   it("counts the same again on a fresh node", async () => {
-    const again = await measureCsiRoundTrips(pwsh ?? "");
+    const again = await measureCsiRoundTrips(pwsh);
     const shape = (rows: RoundTrips["csi"]) =>
       rows.map((r) => [r.operation, r.path, r.scripts, r.cmdlets, r.repeats]);
     expect(shape(again)).toEqual(shape(rt.csi));
