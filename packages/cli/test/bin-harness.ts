@@ -46,7 +46,9 @@ const quote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
  * the terminal, and Ctrl-C reaches the whole foreground process group, as at a shell.
  */
 export function inTerminal(argv: readonly string[], env: NodeJS.ProcessEnv = {}): Terminal {
-  const command = [process.execPath, bin, ...argv].map(quote).join(" ");
+  // `exec`: script runs the command through $SHELL (or /bin/sh where it is unset, as under CI),
+  // and a shell left waiting would itself die of the Ctrl-C and make script report 130.
+  const command = ["exec", ...[process.execPath, bin, ...argv].map(quote)].join(" ");
   const child = spawn("script", ["-qfec", command, "/dev/null"], {
     env: { ...process.env, ...env },
     stdio: ["pipe", "pipe", "pipe"],
