@@ -122,12 +122,12 @@ export class Call {
     const durationMs = performance.now() - this.started;
     if (outcome.kind === "response" && outcome.body.ok) {
       const { count, value } = outcome.body;
-      publishEnd({ ...this.event, durationMs, count });
+      publishEnd(this.event, durationMs, count);
       this.resolve(count === 0 ? undefined : value);
       return;
     }
     const error = this.toError(outcome, durationMs);
-    publishError({ ...this.event, durationMs, error });
+    publishError(this.event, durationMs, error);
     this.reject(error);
   }
 

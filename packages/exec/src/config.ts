@@ -48,6 +48,16 @@ export interface ResolvedConfig {
 }
 
 /** Whether the executable is Windows PowerShell 5.1 rather than PowerShell 7. */
+/**
+ * .NET settings every PowerShell 7 process gets unless its environment already names them.
+ * Dynamic PGO keeps re-instrumenting the code PowerShell generates for each command it runs;
+ * off, a warm call takes about half the time and CPU, and start-up is unchanged (BENCHMARKS.md).
+ * Windows PowerShell's .NET Framework ignores them.
+ */
+export const dotnetRuntimeDefaults: Readonly<Record<string, string>> = Object.freeze({
+  DOTNET_TieredPGO: "0",
+});
+
 export function isWindowsPowerShell(executable: string): boolean {
   return /(^|[\\/])powershell(\.exe)?$/i.test(executable);
 }
@@ -144,6 +154,10 @@ export function resolveConfig(
   for (const [key, value] of Object.entries(process.env)) {
     // A PSModulePath inherited from pwsh 7 makes Windows PowerShell load 7's modules and fail.
     if (value !== undefined && !(winPs && key.toLowerCase() === "psmodulepath")) env[key] = value;
+  }
+  for (const [name, value] of Object.entries(dotnetRuntimeDefaults)) {
+    if (!Object.keys(env).some((key) => key.toLowerCase() === name.toLowerCase()))
+      env[name] = value;
   }
   Object.assign(env, { POWERSHELL_TELEMETRY_OPTOUT: "1", POWERSHELL_UPDATECHECK: "Off" }, extraEnv);
   return {

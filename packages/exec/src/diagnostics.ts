@@ -99,10 +99,19 @@ export function publishStart(event: ExecStartEvent): void {
   if (startChannel.hasSubscribers) startChannel.publish(event);
 }
 
-export function publishEnd(event: ExecEndEvent): void {
-  if (endChannel.hasSubscribers) endChannel.publish(event);
+export function publishEnd(start: ExecStartEvent, durationMs: number, count: number): void {
+  // Built only for a subscriber: a call nobody watches allocates no event.
+  if (!endChannel.hasSubscribers) return;
+  const event: ExecEndEvent = { ...start, durationMs, count };
+  endChannel.publish(event);
 }
 
-export function publishError(event: ExecErrorEvent): void {
-  if (errorChannel.hasSubscribers) errorChannel.publish(event);
+export function publishError(
+  start: ExecStartEvent,
+  durationMs: number,
+  error: PowerShellError,
+): void {
+  if (!errorChannel.hasSubscribers) return;
+  const event: ExecErrorEvent = { ...start, durationMs, error };
+  errorChannel.publish(event);
 }

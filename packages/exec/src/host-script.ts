@@ -1,9 +1,17 @@
 /**
  * The PowerShell side of the transport: one constant script, shared by spawn and session mode.
  *
- * It reads base64 (UTF-8 JSON) lines from stdin and answers with `<tag> <id> <base64 JSON>`
- * lines on stdout, so the channel is plain ASCII whatever the console code page is. It must stay
- * valid Windows PowerShell 5.1: no `??`, `?.`, ternaries, pipeline chains or `-AsArray`.
+ * The first stdin line is the init frame (base64 of UTF-8 JSON). Each later line is a request,
+ * space-separated: `<id> <hash> <text|-> <values|-> [<name> <string>]...`, where text is the
+ * script's text (sent once per process), values the base64 JSON of every parameter that is not a
+ * string, and each pair a string parameter as base64 UTF-8. Answers are `<tag> <id> r <count>
+ * <base64 JSON|->` or `<tag> <id> e <base64 JSON error record>`, so the channel is plain ASCII
+ * whatever the console code page is.
+ *
+ * The request loop is written inline, without helper functions or the pipeline, and string
+ * parameters skip ConvertFrom-Json: every PowerShell function call, cmdlet and pipeline costs
+ * tens of microseconds, which a call would pay on top of its script (BENCHMARKS.md). It must
+ * stay valid Windows PowerShell 5.1: no `??`, `?.`, ternaries, pipeline chains or `-AsArray`.
  */
 export const hostScript = String.raw`
 Set-StrictMode -Off
@@ -11,30 +19,6 @@ $csiUtf8 = New-Object System.Text.UTF8Encoding $false
 $csiInvariant = [System.Globalization.CultureInfo]::InvariantCulture
 # Windows PowerShell adds a Count member to arrays, which ConvertTo-Json then emits as {"value","Count"}.
 if ($PSVersionTable.PSVersion.Major -lt 6) { Remove-TypeData System.Array -ErrorAction SilentlyContinue }
-
-function Reset-CsiPreference {
-    # Global scope: functions of script modules do not see preferences set in a child scope.
-    $global:ErrorActionPreference = 'Stop'
-    $global:ProgressPreference = 'SilentlyContinue'
-    $global:WarningPreference = 'SilentlyContinue'
-    $global:VerbosePreference = 'SilentlyContinue'
-    $global:InformationPreference = 'SilentlyContinue'
-    $global:DebugPreference = 'SilentlyContinue'
-    $global:ConfirmPreference = 'None'
-}
-
-function Read-CsiFrame {
-    $line = [Console]::In.ReadLine()
-    if ($null -eq $line) { return $null }
-    $json = $csiUtf8.GetString([Convert]::FromBase64String($line.Trim()))
-    return (ConvertFrom-Json -InputObject $json)
-}
-
-function Write-CsiFrame([string]$Id, $Body) {
-    $json = ConvertTo-Json -InputObject $Body -Depth $csiDepth -Compress
-    [Console]::Out.WriteLine($csiTag + ' ' + $Id + ' ' + [Convert]::ToBase64String($csiUtf8.GetBytes($json)))
-    [Console]::Out.Flush()
-}
 
 # Values travel tagged so that ConvertFrom-Json never sees caller strings (it turns date-like ones into DateTime).
 function ConvertFrom-CsiWire($Value) {
@@ -121,70 +105,97 @@ function New-CsiFailure([string]$ErrorId, [string]$Message) {
     }
 }
 
-function Invoke-CsiRequest($Request) {
-    $key = [string]$Request.hash
-    $block = $csiScripts[$key]
-    if ($null -eq $block) {
-        if ($null -eq $Request.text) { return @{ ok = $false; error = (New-CsiFailure 'CsiProxy.UnknownScript' 'The script was not sent to this process.') } }
-        $block = [scriptblock]::Create([string]$Request.text)
-        $declared = @{}
-        if ($null -ne $block.Ast.ParamBlock) {
-            foreach ($p in $block.Ast.ParamBlock.Parameters) { $declared[$p.Name.VariablePath.UserPath] = $true }
-        }
-        $csiScripts[$key] = $block
-        $csiDeclared[$key] = $declared
-    }
-    $declared = $csiDeclared[$key]
-    $splat = @{}
-    if ($null -ne $Request.params) {
-        foreach ($p in $Request.params.PSObject.Properties) {
-            if (-not $declared.ContainsKey($p.Name)) {
-                return @{ ok = $false; error = (New-CsiFailure 'CsiProxy.UnknownParameter' ('The script declares no parameter named ''' + $p.Name + '''.')) }
-            }
-            $splat[$p.Name] = ConvertFrom-CsiWire $p.Value
-        }
-    }
-    $out = New-Object System.Collections.Generic.List[object]
-    Reset-CsiPreference
-    & $block @splat 3>$null 4>$null 5>$null 6>$null | ForEach-Object { $out.Add($_) }
-    if ($out.Count -eq 1) { return @{ ok = $true; count = 1; value = $out[0] } }
-    return @{ ok = $true; count = $out.Count; value = $out.ToArray() }
-}
-
 $csiScripts = @{}
 $csiDeclared = @{}
 $csiTag = 'csi'
 $csiDepth = 24
-try {
-    Reset-CsiPreference
-    $init = Read-CsiFrame
-    $csiTag = [string]$init.tag
-    $csiDepth = [int]$init.depth + 1
-    foreach ($module in @($init.modules)) {
-        if ($null -ne $module) { Import-Module -Name (ConvertFrom-CsiWire $module) -Global -DisableNameChecking 3>$null 4>$null 5>$null 6>$null }
-    }
-    Write-CsiFrame '0' @{ ok = $true }
-} catch {
-    Write-CsiFrame '0' @{ ok = $false; error = (ConvertTo-CsiErrorRecord $_) }
-    exit 1
-}
-
+$csiReady = $false
+$csiIn = [Console]::In
+$csiOut = [Console]::Out
+$csiSpace = [char[]]@(' ')
+$csiStop = [System.Management.Automation.ActionPreference]::Stop
+$csiSilent = [System.Management.Automation.ActionPreference]::SilentlyContinue
+$csiConfirmNone = [System.Management.Automation.ConfirmImpact]::None
 while ($true) {
-    $request = $null
-    try {
-        $request = Read-CsiFrame
-        if ($null -eq $request) { break }
-        $response = Invoke-CsiRequest $request
-    } catch {
-        $response = @{ ok = $false; error = (ConvertTo-CsiErrorRecord $_) }
-    }
     $id = '?'
-    if ($null -ne $request) { $id = [string]$request.id }
+    $record = $null
+    $out = $null
     try {
-        Write-CsiFrame $id $response
+        $line = $csiIn.ReadLine()
+        if ($null -eq $line) { break }
+        # Every call starts from these, whatever the previous one set globally (enum values: no conversion per call).
+        $global:ErrorActionPreference = $csiStop
+        $global:ProgressPreference = $csiSilent
+        $global:WarningPreference = $csiSilent
+        $global:VerbosePreference = $csiSilent
+        $global:InformationPreference = $csiSilent
+        $global:DebugPreference = $csiSilent
+        $global:ConfirmPreference = $csiConfirmNone
+        if (-not $csiReady) {
+            $id = '0'
+            $init = ConvertFrom-Json -InputObject ($csiUtf8.GetString([Convert]::FromBase64String($line.Trim())))
+            $csiTag = [string]$init.tag
+            $csiDepth = [int]$init.depth
+            foreach ($module in @($init.modules)) {
+                if ($null -ne $module) { Import-Module -Name (ConvertFrom-CsiWire $module) -Global -DisableNameChecking 3>$null 4>$null 5>$null 6>$null }
+            }
+            $csiReady = $true
+            $out = @()
+        } else {
+            $f = $line.Split($csiSpace)
+            $id = $f[0]
+            $key = $f[1]
+            $block = $csiScripts[$key]
+            if ($null -eq $block) {
+                if ($f[2] -eq '-') {
+                    $record = New-CsiFailure 'CsiProxy.UnknownScript' 'The script was not sent to this process.'
+                } else {
+                    $block = [scriptblock]::Create($csiUtf8.GetString([Convert]::FromBase64String($f[2])))
+                    $declared = @{}
+                    if ($null -ne $block.Ast.ParamBlock) {
+                        foreach ($p in $block.Ast.ParamBlock.Parameters) { $declared[$p.Name.VariablePath.UserPath] = $true }
+                    }
+                    $csiScripts[$key] = $block
+                    $csiDeclared[$key] = $declared
+                }
+            }
+            if ($null -eq $record) {
+                $declared = $csiDeclared[$key]
+                $splat = @{}
+                if ($f[3] -ne '-') {
+                    foreach ($p in (ConvertFrom-Json -InputObject ($csiUtf8.GetString([Convert]::FromBase64String($f[3])))).PSObject.Properties) {
+                        $splat[$p.Name] = ConvertFrom-CsiWire $p.Value
+                    }
+                }
+                for ($i = 4; $i -lt $f.Length; $i += 2) { $splat[$f[$i]] = $csiUtf8.GetString([Convert]::FromBase64String($f[$i + 1])) }
+                foreach ($name in $splat.Keys) {
+                    if (-not $declared.ContainsKey($name)) {
+                        $record = New-CsiFailure 'CsiProxy.UnknownParameter' ('The script declares no parameter named ''' + $name + '''.')
+                        break
+                    }
+                }
+            }
+            # Host and information records (Write-Host) are dropped: a -NoNewline one would run into the answer's line.
+            # Warning, verbose and debug records are silenced by the preferences above; one a script forces (-Verbose)
+            # reaches stdout as a whole line, which the reader sets aside as noise. Redirecting those per call cost 10%.
+            if ($null -eq $record) { $out = @(& $block @splat 6>$null) }
+        }
     } catch {
-        Write-CsiFrame $id @{ ok = $false; error = (New-CsiFailure 'CsiProxy.SerializationFailed' ('The result could not be converted to JSON: ' + $_.Exception.Message)) }
+        $record = ConvertTo-CsiErrorRecord $_
     }
+    if ($null -eq $record) {
+        try {
+            if ($out.Count -eq 0) { $reply = 'r 0 -' }
+            elseif ($out.Count -eq 1) { $reply = 'r 1 ' + [Convert]::ToBase64String($csiUtf8.GetBytes((ConvertTo-Json -InputObject $out[0] -Depth $csiDepth -Compress))) }
+            else { $reply = 'r ' + $out.Count + ' ' + [Convert]::ToBase64String($csiUtf8.GetBytes((ConvertTo-Json -InputObject $out -Depth $csiDepth -Compress))) }
+        } catch {
+            $record = New-CsiFailure 'CsiProxy.SerializationFailed' ('The result could not be converted to JSON: ' + $_.Exception.Message)
+        }
+    }
+    if ($null -ne $record) { $reply = 'e ' + [Convert]::ToBase64String($csiUtf8.GetBytes((ConvertTo-Json -InputObject $record -Depth 4 -Compress))) }
+    $csiOut.WriteLine($csiTag + ' ' + $id + ' ' + $reply)
+    $csiOut.Flush()
+    if (-not $csiReady) { exit 1 }
 }
 exit 0
 `;

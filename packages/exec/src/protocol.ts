@@ -30,36 +30,58 @@ export function initLine(tag: string, depth: number, modules: readonly string[])
   });
 }
 
+/**
+ * A request line: `<id> <hash> <text|-> <values|-> [<name> <string>]...`. String parameters
+ * (already base64 on the wire) travel as pairs, so the host decodes them without JSON; every
+ * other parameter goes in one base64 JSON object. Names are PowerShell parameter names and
+ * base64 has no spaces, so a space always separates fields.
+ */
 export function requestLine(
   id: number,
   script: Script,
   params: Record<string, WireValue>,
   includeText: boolean,
 ): string {
-  return toLine({
-    id,
-    name: script.name,
-    hash: script.hash,
-    ...(includeText ? { text: script.text } : {}),
-    params,
-  });
+  let strings = "";
+  let values: Record<string, WireValue> | undefined;
+  for (const [name, value] of Object.entries(params)) {
+    if (isWireString(value)) strings += ` ${name} ${value.s}`;
+    else (values ??= {})[name] = value;
+  }
+  const text = includeText ? Buffer.from(script.text, "utf8").toString("base64") : "-";
+  const encodedValues =
+    values === undefined ? "-" : Buffer.from(JSON.stringify(values), "utf8").toString("base64");
+  return `${id} ${script.hash} ${text} ${encodedValues}${strings}\n`;
 }
 
-/** Decodes a frame body; throws when it is not a well-formed response. */
-export function decodeBody(base64: string): ResponseBody {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64))
-    throw new SyntaxError("Response frame is not base64.");
-  const body = parseJson(Buffer.from(base64, "base64").toString("utf8"));
-  if (typeof body !== "object" || body === null)
-    throw new SyntaxError("Response frame is not an object.");
-  const { ok, count, error } = body as Record<string, unknown>;
-  if (
-    ok === true &&
-    (count === undefined || (typeof count === "number" && Number.isInteger(count)))
-  ) {
-    return body as ResponseBody;
+function isWireString(value: WireValue): value is { s: string } {
+  return typeof value === "object" && value !== null && "s" in value;
+}
+
+const base64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+function decodeJson(field: string | undefined, what: string): unknown {
+  if (field === undefined || !base64.test(field)) throw new SyntaxError(`${what} is not base64.`);
+  return parseJson(Buffer.from(field, "base64").toString("utf8"));
+}
+
+/**
+ * Decodes a frame body, `r <count> <base64 JSON|->` or `e <base64 JSON error record>`; throws
+ * when it is not a well-formed response.
+ */
+export function decodeBody(body: string): ResponseBody {
+  const [kind, first, second, ...rest] = body.split(" ");
+  if (kind === "r" && rest.length === 0 && first !== undefined && /^\d+$/.test(first)) {
+    const count = Number(first);
+    if (count === 0 && second === "-") return { ok: true, count, value: undefined };
+    if (count > 0) return { ok: true, count, value: decodeJson(second, "The result") };
   }
-  if (ok === false && typeof error === "object" && error !== null) return body as ResponseBody;
+  if (kind === "e" && second === undefined) {
+    const error = decodeJson(first, "The error record");
+    if (typeof error === "object" && error !== null && !Array.isArray(error)) {
+      return { ok: false, error: error as PowerShellErrorRecord };
+    }
+  }
   throw new SyntaxError("Response frame has neither a result nor an error record.");
 }
 

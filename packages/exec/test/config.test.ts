@@ -54,6 +54,17 @@ describe("resolveConfig", () => {
     });
   });
 
+  it("turns .NET's dynamic PGO off unless the operator or the env option set it", () => {
+    expect(resolveConfig({}, "linux").env.DOTNET_TieredPGO).toBe("0");
+    expect(resolveConfig({ env: { DOTNET_TieredPGO: "1" } }, "linux").env.DOTNET_TieredPGO).toBe(
+      "1",
+    );
+    vi.stubEnv("DOTNET_TIEREDPGO", "1");
+    const env = resolveConfig({}, "linux").env;
+    expect(env.DOTNET_TIEREDPGO).toBe("1");
+    expect(env.DOTNET_TieredPGO).toBeUndefined();
+  });
+
   it.each([
     [{ poolSize: 0 }, /poolSize/],
     [{ poolSize: 1.5 }, /poolSize/],

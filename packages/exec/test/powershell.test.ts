@@ -28,6 +28,10 @@ async function failure(call: Promise<unknown>): Promise<PowerShellError> {
 }
 
 const echo = ps("test.echo")`param($Value) , $Value`;
+const mixed = ps("test.mixed")`
+param([string]$A, [string]$B, $N, $F, $Z, [string]$C)
+[pscustomobject]@{ a = $A; b = $B; n = $N; f = $F; z = ($null -eq $Z); c = $C; bound = @($PSBoundParameters.Keys | Sort-Object) }
+`;
 const inspect = ps("test.inspect")`
 param([string[]]$Values)
 foreach ($v in $Values) {
@@ -99,6 +103,20 @@ describeWithPwsh("PowerShell against real pwsh", (pwsh) => {
       for (const value of values.slice(0, 6))
         expect(await shell.run(echo, { Value: value })).toBe(value);
       expect(existsSync(canary)).toBe(false);
+    });
+
+    it("binds strings (empty ones too) and other values to the right parameters", async () => {
+      expect(
+        await shell.run(mixed, { A: "", B: " two  words ", N: 5, F: false, Z: null, C: "=-/+ -" }),
+      ).toEqual({
+        a: "",
+        b: " two  words ",
+        n: 5,
+        f: false,
+        z: true,
+        c: "=-/+ -",
+        bound: ["A", "B", "C", "F", "N", "Z"],
+      });
     });
 
     it("returns nothing, one object or many exactly as the script wrote them", async () => {

@@ -1,6 +1,7 @@
 // The floor of a call to a persistent PowerShell: one pwsh reading a line, running a cached
 // script block with one bound parameter and writing ConvertTo-Json -Compress (issue #18 item 2).
 import { spawn } from "node:child_process";
+import { dotnetRuntimeDefaults } from "@csi-proxy/exec";
 import { createInterface } from "node:readline";
 import { measureCalls, type Budget, type Row } from "./measure.js";
 
@@ -26,6 +27,8 @@ const budget: Budget = { timeMs: 3_000, iterations: 300, warmupIterations: 20 };
 export async function measureFloor(pwsh: string): Promise<Row> {
   const child = spawn(pwsh, ["-NoLogo", "-NoProfile", "-NonInteractive", "-Command", loop], {
     stdio: ["pipe", "pipe", "inherit"],
+    // The .NET settings exec gives its processes, so the rows compare the transports alone.
+    env: { ...process.env, ...dotnetRuntimeDefaults },
   });
   const lines = createInterface({ input: child.stdout });
   const waiting: ((line: string) => void)[] = [];
