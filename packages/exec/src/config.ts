@@ -51,7 +51,8 @@ export interface ResolvedConfig {
 /**
  * .NET settings every PowerShell 7 process gets unless its environment already names them.
  * Dynamic PGO keeps re-instrumenting the code PowerShell generates for each command it runs;
- * off, a warm call takes about half the time and CPU, and start-up is unchanged (BENCHMARKS.md).
+ * off, PowerShell spends about half the CPU per call, the p95 halves and a new process's first
+ * seconds of calls take half the time; start-up is unchanged (BENCHMARKS.md).
  * Windows PowerShell's .NET Framework ignores them.
  */
 export const dotnetRuntimeDefaults: Readonly<Record<string, string>> = Object.freeze({

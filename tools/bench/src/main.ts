@@ -1,13 +1,15 @@
-// `pnpm bench`: per-call overhead (spawn, session pools, node-powershell), typical reads, the demo's
-// full flow, CPU per operation, pool throughput, start-up and memory per process, round trips per
-// operation, written to BENCHMARKS.md.
+// `pnpm bench`: per-call overhead (spawn, session pools, the floor, node-powershell), where a
+// call's time goes, pool scaling, typical reads, the demo's full flow, CPU per operation, start-up
+// and memory per process, the server, round trips per operation, written to BENCHMARKS.md.
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg, release, totalmem, type } from "node:os";
 import { fileURLToPath } from "node:url";
 import { provisionPwsh } from "@csi-proxy/pwsh";
 import { selfCounters } from "./cpu.js";
+import { measureCallTime } from "./call-time.js";
 import { measureFlow } from "./flow.js";
+import { measureLightThroughput } from "./light-throughput.js";
 import { measureOverhead, trivialText } from "./overhead.js";
 import { createReadHost, measureReads } from "./reads.js";
 import { renderReport, type Machine } from "./report.js";
@@ -34,6 +36,12 @@ log("per-call overhead: spawn, session pool 1 and 4, node-powershell");
 const before = selfCounters();
 const overhead = await measureOverhead(pwsh);
 const after = selfCounters();
+
+log("where the time of a call goes: the floor and a session, .NET defaults and exec's settings");
+const callTime = await measureCallTime(pwsh);
+
+log("pool scaling with CPU-light calls");
+const lightThroughput = await measureLightThroughput(pwsh);
 
 log("typical reads and throughput on the simulated host");
 const host = await createReadHost(pwsh);
@@ -80,6 +88,8 @@ const text = renderReport({
   reads,
   flow,
   throughput,
+  lightThroughput,
+  callTime,
   startup,
   memory,
   server,

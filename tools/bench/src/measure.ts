@@ -17,6 +17,8 @@ export interface Budget {
   readonly timeMs: number;
   readonly iterations: number;
   readonly warmupIterations: number;
+  /** Warm-up also lasts at least this long (default 0), so a new process's JIT has settled. */
+  readonly warmupTimeMs?: number;
 }
 
 async function runTask(
@@ -29,7 +31,7 @@ async function runTask(
     iterations: budget.iterations,
     warmup: budget.warmupIterations > 0,
     warmupIterations: budget.warmupIterations,
-    warmupTime: 0,
+    warmupTime: budget.warmupTimeMs ?? 0,
     retainSamples: true,
     throws: true,
   });

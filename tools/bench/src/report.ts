@@ -1,10 +1,16 @@
 // BENCHMARKS.md from the measured rows: pure formatting, no I/O.
+import type { CallTimeRow } from "./call-time.js";
 import type { FlowRow } from "./flow.js";
+import type { LightThroughputRow } from "./light-throughput.js";
 import type { Row } from "./measure.js";
 import type { CsiRow, MethodRow, RoundTrips } from "./round-trips.js";
 import type { ServerResults } from "./server.js";
 import type { MemoryRow, StartupRow } from "./startup.js";
 import type { ThroughputRow } from "./throughput.js";
+import { barChart, formatMs, formatRatio, table } from "./markdown.js";
+import { callTimeLines, scalingLines } from "./report-performance.js";
+
+export { barChart, formatMs, formatRatio, table } from "./markdown.js";
 
 /** The machine and run the numbers come from. */
 export interface Machine {
@@ -36,6 +42,10 @@ export interface Results {
   readonly reads: readonly Row[];
   readonly flow: readonly FlowRow[];
   readonly throughput: readonly ThroughputRow[];
+  /** Pool scaling with CPU-light calls (`light-throughput.ts`). */
+  readonly lightThroughput?: readonly LightThroughputRow[] | undefined;
+  /** Where the time of a warm call goes (`call-time.ts`). */
+  readonly callTime?: readonly CallTimeRow[] | undefined;
   readonly startup: readonly StartupRow[];
   readonly memory: readonly MemoryRow[];
   readonly server?: ServerResults | undefined;
@@ -49,51 +59,6 @@ export interface Verdict {
   readonly target: string;
   readonly measured: string;
   readonly pass: boolean;
-}
-
-/** Milliseconds with precision that suits the size. */
-export function formatMs(ms: number): string {
-  if (!Number.isFinite(ms)) return "—";
-  if (ms >= 1000) return ms.toFixed(0);
-  if (ms >= 10) return ms.toFixed(1);
-  return ms.toFixed(2);
-}
-
-/** A ratio such as `412×`, or `—` when either side is missing. */
-export function formatRatio(ratio: number): string {
-  if (!Number.isFinite(ratio) || ratio <= 0) return "—";
-  return ratio >= 10 ? `${ratio.toFixed(0)}×` : `${ratio.toFixed(1)}×`;
-}
-
-/** A Markdown table; numeric-looking columns are right-aligned by the caller's `align`. */
-export function table(
-  header: readonly string[],
-  align: readonly ("l" | "r")[],
-  rows: readonly (readonly string[])[],
-): string[] {
-  const rule = header.map((_, i) => (align[i] === "r" ? "---:" : "---"));
-  const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
-  return [line(header), line(rule), ...rows.map(line)];
-}
-
-/** A Mermaid bar chart (renders on GitHub); labels lose characters Mermaid cannot quote. */
-export function barChart(
-  title: string,
-  axis: string,
-  bars: readonly { label: string; value: number }[],
-): string[] {
-  const clean = (text: string) => text.replace(/["\\]/g, "");
-  const values = bars.map((b) => (Number.isFinite(b.value) ? Number(b.value.toPrecision(4)) : 0));
-  const max = Math.max(1, ...values);
-  return [
-    "```mermaid",
-    "xychart-beta",
-    `  title "${clean(title)}"`,
-    `  x-axis [${bars.map((b) => `"${clean(b.label)}"`).join(", ")}]`,
-    `  y-axis "${clean(axis)}" 0 --> ${Number((max * 1.1).toPrecision(3))}`,
-    `  bar [${values.join(", ")}]`,
-    "```",
-  ];
 }
 
 const cpuMs = (row: Row) => (row.cpu.node + row.cpu.children) * 1000;
@@ -154,8 +119,25 @@ export function verdicts(results: Results): Verdict[] {
       pass: saved >= 0.8 * start.warmUp.median,
     });
   }
+  out.push(...scalingVerdicts(results.lightThroughput ?? []));
   if (results.roundTrips !== undefined) out.push(...roundTripVerdicts(results.roundTrips));
   return out;
+}
+
+/** Issue 18 item 3: a second process nearly doubles the throughput of calls that wait. */
+export function scalingVerdicts(rows: readonly LightThroughputRow[]): Verdict[] {
+  const waiting = rows.filter((r) => r.call.startsWith("waits"));
+  const one = waiting.find((r) => r.poolSize === 1);
+  const two = waiting.find((r) => r.poolSize === 2);
+  if (one === undefined || two === undefined) return [];
+  const ratio = two.callsPerSecond / one.callsPerSecond;
+  return [
+    {
+      target: "pool 2 ≥ 1.6× the throughput of pool 1, CPU-light calls",
+      measured: `${formatRatio(ratio)} (${two.callsPerSecond.toFixed(0)} vs ${one.callsPerSecond.toFixed(0)} calls/s; a call that ${one.call.split(",")[0] ?? one.call})`,
+      pass: ratio >= 1.6,
+    },
+  ];
 }
 
 const methodName = (r: MethodRow) => `${r.group}.${r.method}`;
@@ -430,6 +412,8 @@ export function renderReport(results: Results): string {
       results.overhead.map((r) => ({ label: r.name.split(" (")[0] ?? r.name, value: r.median })),
     ),
     "",
+    ...callTimeLines(results.callTime),
+    "",
     "## Typical read calls",
     "",
     "One at a time on the simulated host; session mode with a warm pool of 1.",
@@ -498,6 +482,8 @@ export function renderReport(results: Results): string {
       "calls/s",
       results.throughput.map((r) => ({ label: `pool ${r.poolSize}`, value: r.callsPerSecond })),
     ),
+    "",
+    ...scalingLines(results.lightThroughput, results.machine.cores),
     "",
     ...methodLines(results),
     "",

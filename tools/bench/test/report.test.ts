@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { CallTimeRow } from "../src/call-time.js";
 import type { FlowRow } from "../src/flow.js";
+import type { LightThroughputRow } from "../src/light-throughput.js";
 import type { Row } from "../src/measure.js";
 import {
   barChart,
@@ -199,6 +201,50 @@ describe("renderReport", () => {
     expect(text).toMatch(
       /\| session pool 1 per call ≤ 2× the floor \(median\) \| 4\.0× \(2\.00 ms vs 0\.50 ms\) \| \*\*fail\*\* \|/,
     );
+  });
+
+  it("holds pool 2 to 1.6× pool 1 for calls that wait, and explains the bound", () => {
+    const scaling = (call: string, poolSize: number, callsPerSecond: number, coresBusy: number) =>
+      ({
+        ...row(`${call}, pool ${poolSize}`, 100, 0.002),
+        call,
+        poolSize,
+        callsPerSecond,
+        coresBusy,
+      }) satisfies LightThroughputRow;
+    const wait = "waits 5 ms (Start-Sleep), as a CIM query waits on its provider";
+    const rows = [
+      scaling(wait, 1, 180, 0.3),
+      scaling(wait, 2, 280, 1.1),
+      scaling("trivial script", 1, 7000, 1.5),
+      scaling("trivial script", 2, 7100, 1.8),
+    ];
+    const text = renderReport({ ...results(2, 100), lightThroughput: rows });
+    expect(text).toContain(
+      "| pool 2 ≥ 1.6× the throughput of pool 1, CPU-light calls | 1.6× (280 vs 180 calls/s; a call that waits 5 ms (Start-Sleep)) | **fail** |",
+    );
+    expect(text).toContain("## Pool scaling with CPU-light calls");
+    expect(text).toContain(
+      "- A call that trivial script: pool 1 keeps 1.50 of 2 cores busy, pool 2 1.80, for 1.0× the calls per second.",
+    );
+    const passing = [scaling(wait, 1, 180, 0.3), scaling(wait, 2, 300, 1.1)];
+    expect(verdicts({ ...results(2, 100), lightThroughput: passing }).at(-1)).toMatchObject({
+      pass: true,
+    });
+    expect(renderReport(results(2, 100))).not.toContain("## Pool scaling");
+  });
+
+  it("splits a call's CPU by PowerShell thread and keeps the before/after record", () => {
+    const callTime: CallTimeRow = {
+      ...row("session pool 1, DOTNET_TieredPGO=0 (as shipped)", 0.063, 0.0001),
+      threads: { pipeline: 0.000062, tiering: 0.000014, other: 0.000005 },
+    };
+    const text = renderReport({ ...results(2, 100), callTime: [callTime] });
+    expect(text).toContain(
+      "| session pool 1, DOTNET_TieredPGO=0 (as shipped) | 0.06 | 0.09 | 0.03 | 0.06 | 0.01 | 0.01 |",
+    );
+    expect(text).toMatch(/\| before \(7a745c9\)[^|]*\| 0\.96–0\.99 \| 0\.58 \|/);
+    expect(renderReport(results(2, 100))).not.toContain("## Where the time of a call goes");
   });
 
   it("says why node-powershell has no row", () => {
