@@ -178,7 +178,12 @@ while ($true) {
             # Host and information records (Write-Host) are dropped: a -NoNewline one would run into the answer's line.
             # Warning, verbose and debug records are silenced by the preferences above; one a script forces (-Verbose)
             # reaches stdout as a whole line, which the reader sets aside as noise. Redirecting those per call cost 10%.
-            if ($null -eq $record) { $out = @(& $block @splat 6>$null) }
+            if ($null -eq $record) {
+                # Add() takes each object as a .NET argument, which drops the wrapper PowerShell keeps around output and the
+                # members it adds (a FileInfo's PSDrive and PSProvider): ConvertTo-Json then sees the object itself.
+                $out = [System.Collections.Generic.List[object]]::new()
+                foreach ($o in @(& $block @splat 6>$null)) { $out.Add($o) }
+            }
         }
     } catch {
         $record = ConvertTo-CsiErrorRecord $_
@@ -187,7 +192,7 @@ while ($true) {
         try {
             if ($out.Count -eq 0) { $reply = 'r 0 -' }
             elseif ($out.Count -eq 1) { $reply = 'r 1 ' + [Convert]::ToBase64String($csiUtf8.GetBytes((ConvertTo-Json -InputObject $out[0] -Depth $csiDepth -Compress))) }
-            else { $reply = 'r ' + $out.Count + ' ' + [Convert]::ToBase64String($csiUtf8.GetBytes((ConvertTo-Json -InputObject $out -Depth $csiDepth -Compress))) }
+            else { $reply = 'r ' + $out.Count + ' ' + [Convert]::ToBase64String($csiUtf8.GetBytes((ConvertTo-Json -InputObject $out.ToArray() -Depth $csiDepth -Compress))) }
         } catch {
             $record = New-CsiFailure 'CsiProxy.SerializationFailed' ('The result could not be converted to JSON: ' + $_.Exception.Message)
         }

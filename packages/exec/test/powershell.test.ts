@@ -1,5 +1,5 @@
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { inspect as show } from "node:util";
 import { join } from "node:path";
@@ -28,6 +28,7 @@ async function failure(call: Promise<unknown>): Promise<PowerShellError> {
 }
 
 const echo = ps("test.echo")`param($Value) , $Value`;
+const itemOf = ps("test.item")`param([string]$Path) Get-Item -LiteralPath $Path`;
 const mixed = ps("test.mixed")`
 param([string]$A, [string]$B, $N, $F, $Z, [string]$C)
 [pscustomobject]@{ a = $A; b = $B; n = $N; f = $F; z = ($null -eq $Z); c = $C; bound = @($PSBoundParameters.Keys | Sort-Object) }
@@ -117,6 +118,19 @@ describeWithPwsh("PowerShell against real pwsh", (pwsh) => {
         c: "=-/+ -",
         bound: ["A", "B", "C", "F", "N", "Z"],
       });
+    });
+
+    it("returns a provider's object itself, not the drive and provider PowerShell hangs on it", async () => {
+      // At depth 24 those members (PSDrive, PSProvider) reach most of the session: gigabytes of JSON.
+      const file = join(dir, "item.txt");
+      writeFileSync(file, "x");
+      const item = await shell.run<{ Name: string; Length: number }>(
+        itemOf,
+        { Path: file },
+        { timeoutMs: 30_000 },
+      );
+      expect(item).toMatchObject({ Name: "item.txt", Length: 1 });
+      expect(JSON.stringify(item).length).toBeLessThan(200_000);
     });
 
     it("returns nothing, one object or many exactly as the script wrote them", async () => {
