@@ -110,19 +110,19 @@ $csiDeclared = @{}
 $csiTag = 'csi'
 $csiDepth = 24
 $csiReady = $false
-$csiIn = [Console]::In
-$csiOut = [Console]::Out
+$csiReader = [Console]::In
+$csiWriter = [Console]::Out
 $csiSpace = [char[]]@(' ')
 $csiStop = [System.Management.Automation.ActionPreference]::Stop
 $csiSilent = [System.Management.Automation.ActionPreference]::SilentlyContinue
 $csiConfirmNone = [System.Management.Automation.ConfirmImpact]::None
 while ($true) {
-    $id = '?'
-    $record = $null
-    $out = $null
+    $csiId = '?'
+    $csiRecord = $null
+    $csiOut = $null
     try {
-        $line = $csiIn.ReadLine()
-        if ($null -eq $line) { break }
+        $csiLine = $csiReader.ReadLine()
+        if ($null -eq $csiLine) { break }
         # Every call starts from these, whatever the previous one set globally (enum values: no conversion per call).
         $global:ErrorActionPreference = $csiStop
         $global:ProgressPreference = $csiSilent
@@ -132,45 +132,45 @@ while ($true) {
         $global:DebugPreference = $csiSilent
         $global:ConfirmPreference = $csiConfirmNone
         if (-not $csiReady) {
-            $id = '0'
-            $init = ConvertFrom-Json -InputObject ($csiUtf8.GetString([Convert]::FromBase64String($line.Trim())))
-            $csiTag = [string]$init.tag
-            $csiDepth = [int]$init.depth
-            foreach ($module in @($init.modules)) {
-                if ($null -ne $module) { Import-Module -Name (ConvertFrom-CsiWire $module) -Global -DisableNameChecking 3>$null 4>$null 5>$null 6>$null }
+            $csiId = '0'
+            $csiInit = ConvertFrom-Json -InputObject ($csiUtf8.GetString([Convert]::FromBase64String($csiLine.Trim())))
+            $csiTag = [string]$csiInit.tag
+            $csiDepth = [int]$csiInit.depth
+            foreach ($csiModule in @($csiInit.modules)) {
+                if ($null -ne $csiModule) { Import-Module -Name (ConvertFrom-CsiWire $csiModule) -Global -DisableNameChecking 3>$null 4>$null 5>$null 6>$null }
             }
             $csiReady = $true
-            $out = @()
+            $csiOut = @()
         } else {
-            $f = $line.Split($csiSpace)
-            $id = $f[0]
-            $key = $f[1]
-            $block = $csiScripts[$key]
-            if ($null -eq $block) {
-                if ($f[2] -eq '-') {
-                    $record = New-CsiFailure 'CsiProxy.UnknownScript' 'The script was not sent to this process.'
+            $csiFields = $csiLine.Split($csiSpace)
+            $csiId = $csiFields[0]
+            $csiKey = $csiFields[1]
+            $csiBlock = $csiScripts[$csiKey]
+            if ($null -eq $csiBlock) {
+                if ($csiFields[2] -eq '-') {
+                    $csiRecord = New-CsiFailure 'CsiProxy.UnknownScript' 'The script was not sent to this process.'
                 } else {
-                    $block = [scriptblock]::Create($csiUtf8.GetString([Convert]::FromBase64String($f[2])))
-                    $declared = @{}
-                    if ($null -ne $block.Ast.ParamBlock) {
-                        foreach ($p in $block.Ast.ParamBlock.Parameters) { $declared[$p.Name.VariablePath.UserPath] = $true }
+                    $csiBlock = [scriptblock]::Create($csiUtf8.GetString([Convert]::FromBase64String($csiFields[2])))
+                    $csiNames = @{}
+                    if ($null -ne $csiBlock.Ast.ParamBlock) {
+                        foreach ($csiParam in $csiBlock.Ast.ParamBlock.Parameters) { $csiNames[$csiParam.Name.VariablePath.UserPath] = $true }
                     }
-                    $csiScripts[$key] = $block
-                    $csiDeclared[$key] = $declared
+                    $csiScripts[$csiKey] = $csiBlock
+                    $csiDeclared[$csiKey] = $csiNames
                 }
             }
-            if ($null -eq $record) {
-                $declared = $csiDeclared[$key]
-                $splat = @{}
-                if ($f[3] -ne '-') {
-                    foreach ($p in (ConvertFrom-Json -InputObject ($csiUtf8.GetString([Convert]::FromBase64String($f[3])))).PSObject.Properties) {
-                        $splat[$p.Name] = ConvertFrom-CsiWire $p.Value
+            if ($null -eq $csiRecord) {
+                $csiNames = $csiDeclared[$csiKey]
+                $csiSplat = @{}
+                if ($csiFields[3] -ne '-') {
+                    foreach ($csiParam in (ConvertFrom-Json -InputObject ($csiUtf8.GetString([Convert]::FromBase64String($csiFields[3])))).PSObject.Properties) {
+                        $csiSplat[$csiParam.Name] = ConvertFrom-CsiWire $csiParam.Value
                     }
                 }
-                for ($i = 4; $i -lt $f.Length; $i += 2) { $splat[$f[$i]] = $csiUtf8.GetString([Convert]::FromBase64String($f[$i + 1])) }
-                foreach ($name in $splat.Keys) {
-                    if (-not $declared.ContainsKey($name)) {
-                        $record = New-CsiFailure 'CsiProxy.UnknownParameter' ('The script declares no parameter named ''' + $name + '''.')
+                for ($csiI = 4; $csiI -lt $csiFields.Length; $csiI += 2) { $csiSplat[$csiFields[$csiI]] = $csiUtf8.GetString([Convert]::FromBase64String($csiFields[$csiI + 1])) }
+                foreach ($csiName in $csiSplat.Keys) {
+                    if (-not $csiNames.ContainsKey($csiName)) {
+                        $csiRecord = New-CsiFailure 'CsiProxy.UnknownParameter' ('The script declares no parameter named ''' + $csiName + '''.')
                         break
                     }
                 }
@@ -178,28 +178,28 @@ while ($true) {
             # Host and information records (Write-Host) are dropped: a -NoNewline one would run into the answer's line.
             # Warning, verbose and debug records are silenced by the preferences above; one a script forces (-Verbose)
             # reaches stdout as a whole line, which the reader sets aside as noise. Redirecting those per call cost 10%.
-            if ($null -eq $record) {
+            if ($null -eq $csiRecord) {
                 # Add() takes each object as a .NET argument, which drops the wrapper PowerShell keeps around output and the
                 # members it adds (a FileInfo's PSDrive and PSProvider): ConvertTo-Json then sees the object itself.
-                $out = [System.Collections.Generic.List[object]]::new()
-                foreach ($o in @(& $block @splat 6>$null)) { $out.Add($o) }
+                $csiOut = [System.Collections.Generic.List[object]]::new()
+                foreach ($csiItem in @(& $csiBlock @csiSplat 6>$null)) { $csiOut.Add($csiItem) }
             }
         }
     } catch {
-        $record = ConvertTo-CsiErrorRecord $_
+        $csiRecord = ConvertTo-CsiErrorRecord $_
     }
-    if ($null -eq $record) {
+    if ($null -eq $csiRecord) {
         try {
-            if ($out.Count -eq 0) { $reply = 'r 0 -' }
-            elseif ($out.Count -eq 1) { $reply = 'r 1 ' + [Convert]::ToBase64String($csiUtf8.GetBytes((ConvertTo-Json -InputObject $out[0] -Depth $csiDepth -Compress))) }
-            else { $reply = 'r ' + $out.Count + ' ' + [Convert]::ToBase64String($csiUtf8.GetBytes((ConvertTo-Json -InputObject $out.ToArray() -Depth $csiDepth -Compress))) }
+            if ($csiOut.Count -eq 0) { $csiReply = 'r 0 -' }
+            elseif ($csiOut.Count -eq 1) { $csiReply = 'r 1 ' + [Convert]::ToBase64String($csiUtf8.GetBytes((ConvertTo-Json -InputObject $csiOut[0] -Depth $csiDepth -Compress))) }
+            else { $csiReply = 'r ' + $csiOut.Count + ' ' + [Convert]::ToBase64String($csiUtf8.GetBytes((ConvertTo-Json -InputObject $csiOut.ToArray() -Depth $csiDepth -Compress))) }
         } catch {
-            $record = New-CsiFailure 'CsiProxy.SerializationFailed' ('The result could not be converted to JSON: ' + $_.Exception.Message)
+            $csiRecord = New-CsiFailure 'CsiProxy.SerializationFailed' ('The result could not be converted to JSON: ' + $_.Exception.Message)
         }
     }
-    if ($null -ne $record) { $reply = 'e ' + [Convert]::ToBase64String($csiUtf8.GetBytes((ConvertTo-Json -InputObject $record -Depth 4 -Compress))) }
-    $csiOut.WriteLine($csiTag + ' ' + $id + ' ' + $reply)
-    $csiOut.Flush()
+    if ($null -ne $csiRecord) { $csiReply = 'e ' + [Convert]::ToBase64String($csiUtf8.GetBytes((ConvertTo-Json -InputObject $csiRecord -Depth 4 -Compress))) }
+    $csiWriter.WriteLine($csiTag + ' ' + $csiId + ' ' + $csiReply)
+    $csiWriter.Flush()
     if (-not $csiReady) { exit 1 }
 }
 exit 0

@@ -28,6 +28,10 @@ async function failure(call: Promise<unknown>): Promise<PowerShellError> {
 }
 
 const echo = ps("test.echo")`param($Value) , $Value`;
+const leaked = ps("test.leaked")`
+$names = 'line', 'f', 'i', 'o', 'p', 'name', 'key', 'block', 'out', 'splat', 'id', 'init', 'module', 'record', 'reply', 'request', 'response', 'declared'
+$names | Where-Object { $null -ne (Get-Variable -Name $_ -ValueOnly -ErrorAction SilentlyContinue) }
+`;
 const itemOf = ps("test.item")`param([string]$Path) Get-Item -LiteralPath $Path`;
 const mixed = ps("test.mixed")`
 param([string]$A, [string]$B, $N, $F, $Z, [string]$C)
@@ -131,6 +135,11 @@ describeWithPwsh("PowerShell against real pwsh", (pwsh) => {
       );
       expect(item).toMatchObject({ Name: "item.txt", Length: 1 });
       expect(JSON.stringify(item).length).toBeLessThan(200_000);
+    });
+
+    it("lets no host-loop variable show through under a name a script would use", async () => {
+      await shell.run(mixed, { A: "a", B: "b", N: 1, F: true, Z: null, C: "c" });
+      expect(await shell.run(leaked)).toBeUndefined();
     });
 
     it("returns nothing, one object or many exactly as the script wrote them", async () => {

@@ -25,7 +25,7 @@ const history: readonly (readonly string[])[] = [
     "0.13–0.14",
   ],
   [
-    "as shipped: preferences from enum values, only host output redirected per call",
+    "as shipped: preferences from enum values, only host output redirected per call, each output object unwrapped by `List.Add` as before",
     "0.21–0.22",
     "0.12–0.15",
   ],
