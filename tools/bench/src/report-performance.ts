@@ -85,7 +85,7 @@ export function scalingLines(
     const two = of(call, 2);
     if (one === undefined || two === undefined) return [];
     return [
-      `- A call that ${call.split(",")[0] ?? call}: pool 1 keeps ${one.coresBusy.toFixed(2)} of ${cores} cores busy, pool 2 ${two.coresBusy.toFixed(2)}, for ${formatRatio(two.callsPerSecond / one.callsPerSecond)} the calls per second.`,
+      `- ${call.split(",")[0] ?? call}: pool 1 keeps ${one.coresBusy.toFixed(2)} of ${cores} cores busy, pool 2 ${two.coresBusy.toFixed(2)}, for ${formatRatio(two.callsPerSecond / one.callsPerSecond)} the calls per second.`,
     ];
   });
   return [

@@ -225,7 +225,7 @@ describe("renderReport", () => {
     );
     expect(text).toContain("## Pool scaling with CPU-light calls");
     expect(text).toContain(
-      "- A call that trivial script: pool 1 keeps 1.50 of 2 cores busy, pool 2 1.80, for 1.0× the calls per second.",
+      "- trivial script: pool 1 keeps 1.50 of 2 cores busy, pool 2 1.80, for 1.0× the calls per second.",
     );
     const passing = [scaling(wait, 1, 180, 0.3), scaling(wait, 2, 300, 1.1)];
     expect(verdicts({ ...results(2, 100), lightThroughput: passing }).at(-1)).toMatchObject({
