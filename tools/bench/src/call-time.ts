@@ -1,7 +1,8 @@
 // Where the time of a warm call goes: the floor and a session of one process, each with .NET's
 // default settings and with exec's (dynamic PGO off), CPU split by PowerShell thread.
-import { createPowerShell, dotnetRuntimeDefaults, ps } from "@csi-proxy/exec";
+import { createPowerShell, dotnetRuntimeDefaults } from "@csi-proxy/exec";
 import { floorBudget, startFloor } from "./floor.js";
+import { trivial } from "./overhead.js";
 import { measureCalls, type Row } from "./measure.js";
 import { sampleThreads, threadsPerCall, type ThreadCpu } from "./threads.js";
 
@@ -11,7 +12,6 @@ export interface CallTimeRow extends Row {
   readonly threads: ThreadCpu;
 }
 
-const trivial = ps("bench.trivial")`param([string]$Name) $Name`;
 // .NET's own default, named so that a machine-wide setting cannot change what the row means.
 const dotnetDefaults = { DOTNET_TieredPGO: "1" };
 

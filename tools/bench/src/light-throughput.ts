@@ -2,7 +2,7 @@
 // of 1, 2 and 4, for a call that waits as a CIM query does and for the trivial script.
 import { createPowerShell, ps, type Script } from "@csi-proxy/exec";
 import { measureCalls } from "./measure.js";
-import { warmPool } from "./overhead.js";
+import { trivial, warmPool } from "./overhead.js";
 import type { ThroughputRow } from "./throughput.js";
 
 /** A scaling row: which call, and how many cores its CPU kept busy. */
@@ -16,7 +16,6 @@ export interface LightThroughputRow extends ThroughputRow {
 export const waitMs = 5;
 
 const waiting = ps("bench.wait")`param([int]$Ms) Start-Sleep -Milliseconds $Ms`;
-const trivial = ps("bench.trivial")`param([string]$Name) $Name`;
 
 /** The calls measured, with the batch each sample issues at once. */
 export const lightCalls: readonly {

@@ -6,7 +6,8 @@ import { measureCalls, type Budget, type Row } from "./measure.js";
 
 /** The trivial script's text, the same in every row. */
 export const trivialText = "param([string]$Name) $Name";
-const trivial = ps("bench.trivial")`param([string]$Name) $Name`;
+/** The trivial script every per-call and scaling row runs. */
+export const trivial = ps("bench.trivial")`param([string]$Name) $Name`;
 
 const spawnBudget: Budget = { timeMs: 0, iterations: 10, warmupIterations: 1 };
 // A second of warm-up: .NET promotes a new process's hot code in the background for about that
