@@ -1,8 +1,29 @@
 import type { CallContext } from "@csi-proxy/exec";
 import type { FilesystemHost } from "./host.js";
+import { nothingHeld, type HeldDirectory } from "./held-directory.js";
+
+/**
+ * The host's `openDirectory`, or for a host without one the same checks by name (a link is
+ * ELOOP, anything else but a directory ENOTDIR) with nothing held, so one walk serves both.
+ */
+async function holdDirectory(
+  host: FilesystemHost,
+  path: string,
+  context: CallContext,
+): Promise<HeldDirectory> {
+  if (host.openDirectory !== undefined) return host.openDirectory(path, context);
+  const stats = await host.lstat(path, context);
+  if (stats.isSymbolicLink() || !stats.isDirectory()) {
+    const code = stats.isSymbolicLink() ? "ELOOP" : "ENOTDIR";
+    throw Object.assign(new Error(`${code}: openDirectory '${path}'`), { code, path });
+  }
+  return { path, close: nothingHeld };
+}
 
 /** A {@link FilesystemHost} bound to one method call's deadline. */
 export interface DeadlineHost extends FilesystemHost {
+  /** Always there: the host's own, or checks by name that hold nothing. */
+  openDirectory(path: string): Promise<HeldDirectory>;
   /** The call's deadline and signal. */
   readonly context: CallContext;
   /** Resolves once every fs call started through this host has returned, abandoned ones too. */
@@ -38,6 +59,19 @@ export function deadlineHost(host: FilesystemHost, context: CallContext): Deadli
     unlink: (path) => step(() => host.unlink(path, context)),
     readdir: (path) => step(() => host.readdir(path, context)),
     symlink: (target, path, type) => step(() => host.symlink(target, path, type, context)),
+    async openDirectory(path) {
+      let abandoned = false;
+      const held = step(async () => {
+        const directory = await holdDirectory(host, path, context);
+        // Opened after the call gave up on it: nothing will close it but this.
+        if (abandoned) await directory.close();
+        return directory;
+      });
+      return held.catch((error: unknown) => {
+        abandoned = true;
+        throw error;
+      });
+    },
     async settled() {
       while (running.size > 0) await Promise.allSettled([...running]);
     },

@@ -20,7 +20,8 @@ import { deadlineHost, type DeadlineHost } from "./deadline-host.js";
 import { entryKind, findEntry, type EntryKind } from "./entry-kind.js";
 import { errnoCode, fsError } from "./fs-errors.js";
 import { createNodeFilesystemHost, type DirectoryEntry, type FilesystemHost } from "./host.js";
-import { Sandbox } from "./sandbox.js";
+import type { HeldDirectory } from "./held-directory.js";
+import { Sandbox, type Located } from "./sandbox.js";
 import type {
   CreateSymlinkRequest,
   CreateSymlinkResponse,
@@ -55,6 +56,9 @@ export interface FilesystemOptions {
 
 const missing = new Set(["ENOENT", "ENOTDIR"]);
 
+// How often mkdir walks again when a folder it made is swapped for a link before it is held.
+const maxAttempts = 4;
+
 /**
  * Paths, directories and links, as a CSI driver's node plugin needs them. Runs on Node's `fs`
  * in-process: no PowerShell, no process per call. Every method also takes
@@ -74,9 +78,10 @@ export class Filesystem {
   private readonly host: FilesystemHost;
   private readonly rules: PathRuleOptions;
   private readonly sandbox: Sandbox;
-  private readonly locks = createKeyedLock();
+  private readonly locks: ReturnType<typeof createKeyedLock>;
 
   constructor(options: FilesystemOptions = {}) {
+    this.locks = createKeyedLock();
     const own = groupOptions(options, "Filesystem");
     this.host =
       (objectOption(own("host"), "Filesystem: host") as FilesystemHost | undefined) ??
@@ -94,22 +99,53 @@ export class Filesystem {
   }
 
   /**
-   * Whether anything exists at the path (links are not followed, so a dangling link counts).
+   * A view of this Filesystem confined to `roots` (each inside this one's roots, if it has any),
+   * on the same host and the same per-path locks: for a caller that may act only in its own
+   * folders, such as one tenant of a shared server. `INVALID_ARGUMENT` for a root that is not a
+   * valid path, `PERMISSION_DENIED` for one outside this Filesystem's roots.
+   *
+   * @example
+   * ```ts
+   * const mine = fs.confine(["C:\\var\\lib\\kubelet\\plugins\\a.csi.example.com"]);
+   * await mine.rmdirContents({ path: stagingPath }); // never reaches another driver's folder
+   * ```
+   */
+  confine(roots: readonly string[]): Filesystem {
+    if (!Array.isArray(roots) || roots.length === 0) {
+      throw invalidArgument("confine: roots must name at least one root.");
+    }
+    const normalized = roots.map((root) => normalizePath(root, this.rules));
+    for (const root of normalized) this.sandbox.checkAsWritten(root);
+    // Same host, rules and locks; only the sandbox differs.
+    const view = Object.create(Filesystem.prototype) as Filesystem;
+    Object.assign(view, {
+      host: this.host,
+      rules: this.rules,
+      locks: this.locks,
+      sandbox: new Sandbox(normalized, this.rules),
+    });
+    return view;
+  }
+
+  /**
+   * Whether anything exists at the path (links are not followed, so a dangling link counts, and
+   * a link at the last name may lead anywhere: only the name is looked at).
    * Cancelled: a read, nothing changed; retry freely.
    */
   async pathExists(request: PathExistsRequest, options?: CallOptions): Promise<PathExistsResponse> {
     request = ownRequest(request, "pathExists");
     const path = this.normalized(request.path);
-    return this.call("pathExists", options, async (host) => {
-      await this.sandbox.check(path, false, host);
-      try {
-        await host.lstat(path);
-        return { exists: true };
-      } catch (error) {
-        if (missing.has(errnoCode(error) ?? "")) return { exists: false };
-        throw fsError("inspect", path, error);
-      }
-    });
+    return this.call("pathExists", options, async (host) =>
+      this.within(path, false, host, async ({ at }) => {
+        try {
+          await host.lstat(at);
+          return { exists: true };
+        } catch (error) {
+          if (missing.has(errnoCode(error) ?? "")) return { exists: false };
+          throw fsError("inspect", path, error);
+        }
+      }),
+    );
   }
 
   /**
@@ -137,7 +173,9 @@ export class Filesystem {
   }
 
   /**
-   * Creates the directory and its parents; succeeds when it already exists.
+   * Creates the directory and its parents; succeeds when it already exists. With
+   * `allowedRoots`, each missing folder is created inside one held open, so a folder swapped for
+   * a link while the call runs cannot carry it out of the roots.
    * Cancelled: some parents may have been created; a retry creates the rest (existing ones are
    * success).
    */
@@ -145,12 +183,17 @@ export class Filesystem {
     request = ownRequest(request, "mkdir");
     const path = this.normalized(request.path);
     return this.call("mkdir", options, async (host) => {
-      await this.sandbox.check(path, true, host);
       await this.locked(path, host, async () => {
-        try {
-          await host.mkdir(path);
-        } catch (error) {
-          throw fsError("create directory", path, error);
+        for (let attempt = 1; ; attempt++) {
+          const done = await this.within(path, true, host, (located) =>
+            this.createMissing(host, path, located),
+          );
+          if (done) return;
+          if (attempt === maxAttempts) {
+            throw new CsiProxyError(`${path} kept changing while it was being created.`, {
+              code: "CONFLICT",
+            });
+          }
         }
       });
       return {};
@@ -165,7 +208,8 @@ export class Filesystem {
    * `os.RemoveAll`/`os.Remove` do through RemoveDirectory: the volume is unmounted from that
    * folder and keeps every file, and can be mounted elsewhere. A mount point anywhere below the
    * path is never entered or removed: `FAILED_PRECONDITION`, and nothing is deleted. An allowed
-   * root itself is never removed (`PERMISSION_DENIED`).
+   * root itself is never removed (`PERMISSION_DENIED`). Each folder is held open while it is
+   * emptied, so one swapped for a link meanwhile is not followed.
    * Cancelled: with `force`, part of the tree may be removed (never a mount point: the check
    * pass ends before anything is removed); a retry runs the check pass again on what is left and
    * removes the rest. Without `force` the one removal may have taken effect, and a retry then
@@ -176,15 +220,23 @@ export class Filesystem {
     const path = this.normalized(request.path);
     const force = request.force === true;
     return this.call("rmdir", options, async (host) => {
-      await this.sandbox.check(path, false, host, true);
-      await this.locked(path, host, async () => {
-        const top = await this.inspectTop(host, path, force);
-        if (top === undefined) return;
-        if (top.kind === "mount") return this.removeMountFolder(host, path);
-        // Check the whole tree first, so a refusal leaves every file where it was.
-        if (force) await this.removeEntry(host, path, top, true, false);
-        await this.removeEntry(host, path, top, force, true);
-      });
+      await this.locked(path, host, () =>
+        this.within(
+          path,
+          false,
+          host,
+          async ({ at }) => {
+            const top = await this.inspectTop(host, at, path, force);
+            if (top === undefined) return;
+            if (top.kind === "mount") return this.removeMountFolder(host, at, path);
+            const entry = { at, shown: path };
+            // Check the whole tree first, so a refusal leaves every file where it was.
+            if (force) await this.removeEntry(host, entry, top, true, false);
+            await this.removeEntry(host, entry, top, force, true);
+          },
+          true,
+        ),
+      );
       return {};
     });
   }
@@ -204,18 +256,31 @@ export class Filesystem {
     request = ownRequest(request, "rmdirContents");
     const path = this.normalized(request.path);
     return this.call("rmdirContents", options, async (host) => {
-      await this.sandbox.check(path, true, host, true);
-      await this.locked(path, host, async () => {
-        let stats: Stats;
-        try {
-          stats = await host.stat(path);
-        } catch (error) {
-          throw fsError("list", path, error);
-        }
-        const top: Inspected = { kind: "directory", stats };
-        await this.removeChildren(host, path, top, false);
-        await this.removeChildren(host, path, top, true);
-      });
+      await this.locked(path, host, () =>
+        this.within(
+          path,
+          true,
+          host,
+          async ({ at, missing: absent }) => {
+            if (absent.length > 0) {
+              throw new CsiProxyError(`Could not list ${path}: it does not exist.`, {
+                code: "NOT_FOUND",
+              });
+            }
+            let stats: Stats;
+            try {
+              stats = await host.stat(at);
+            } catch (error) {
+              throw fsError("list", path, error);
+            }
+            const top: Inspected = { kind: "directory", stats };
+            const entry = { at, shown: path };
+            await this.removeChildren(host, entry, top, false);
+            await this.removeChildren(host, entry, top, true);
+          },
+          true,
+        ),
+      );
       return {};
     });
   }
@@ -236,21 +301,22 @@ export class Filesystem {
     // changes nothing at its source (anything later done through the link is checked then).
     const source = this.checkedAsWritten(request.sourcePath);
     return this.call("createSymlink", options, async (host) => {
-      await this.sandbox.check(target, false, host);
-      await this.locked(target, host, async () => {
-        let isDirectory: boolean;
-        try {
-          isDirectory = (await host.stat(source)).isDirectory();
-        } catch (error) {
-          throw fsError("link to", source, error);
-        }
-        try {
-          await host.symlink(source, target, isDirectory ? "dir" : "file");
-        } catch (error) {
-          if (errnoCode(error) === "EEXIST" && (await this.linksTo(host, target, source))) return;
-          throw fsError("create link", target, error);
-        }
-      });
+      await this.locked(target, host, () =>
+        this.within(target, false, host, async ({ at }) => {
+          let isDirectory: boolean;
+          try {
+            isDirectory = (await host.stat(source)).isDirectory();
+          } catch (error) {
+            throw fsError("link to", source, error);
+          }
+          try {
+            await host.symlink(source, at, isDirectory ? "dir" : "file");
+          } catch (error) {
+            if (errnoCode(error) === "EEXIST" && (await this.linksTo(host, at, source))) return;
+            throw fsError("create link", target, error);
+          }
+        }),
+      );
       return {};
     });
   }
@@ -263,23 +329,82 @@ export class Filesystem {
   async isSymlink(request: IsSymlinkRequest, options?: CallOptions): Promise<IsSymlinkResponse> {
     request = ownRequest(request, "isSymlink");
     const path = this.normalized(request.path);
-    return this.call("isSymlink", options, async (host) => {
-      await this.sandbox.check(path, false, host);
-      let stats;
+    return this.call("isSymlink", options, async (host) =>
+      this.within(path, false, host, async ({ at }) => {
+        let stats;
+        try {
+          stats = await host.lstat(at);
+        } catch (error) {
+          throw fsError("inspect", path, error);
+        }
+        if (stats.isSymbolicLink()) return { isSymlink: await this.resolves(host, at, path) };
+        if (!stats.isDirectory()) return { isSymlink: false };
+        // A mount point lstat()s as the volume's root on Windows; upstream calls it a link.
+        const kind = await this.kindOf(host, at, path, stats);
+        return {
+          isSymlink:
+            kind === "mount" || kind === "unlisted" ? await this.resolves(host, at, path) : false,
+        };
+      }),
+    );
+  }
+
+  /** Runs `act` where the path leads inside the roots, with the folders on the way held. */
+  private async within<T>(
+    path: string,
+    followFinal: boolean,
+    host: DeadlineHost,
+    act: (located: Located) => Promise<T>,
+    refuseRoot = false,
+  ): Promise<T> {
+    const located = await this.sandbox.locate(path, followFinal, host, refuseRoot);
+    try {
+      return await act(located);
+    } finally {
+      await located.release();
+    }
+  }
+
+  /**
+   * Creates the missing folders one at a time, each inside the one before, held open; false
+   * when one became something else meanwhile (a link), so the caller walks again.
+   */
+  private async createMissing(
+    host: DeadlineHost,
+    path: string,
+    located: Located,
+  ): Promise<boolean> {
+    const make = async (at: string) => {
       try {
-        stats = await host.lstat(path);
+        await host.mkdir(at);
       } catch (error) {
-        throw fsError("inspect", path, error);
+        throw fsError("create directory", path, error);
       }
-      if (stats.isSymbolicLink()) return { isSymlink: await this.resolves(host, path) };
-      if (!stats.isDirectory()) return { isSymlink: false };
-      // A mount point lstat()s as the volume's root on Windows; upstream calls it a link.
-      const kind = await this.kindOf(host, path, stats);
-      return {
-        isSymlink:
-          kind === "mount" || kind === "unlisted" ? await this.resolves(host, path) : false,
-      };
-    });
+    };
+    if (located.rootMissing === true || located.missing.length === 0) {
+      // A root is the node's, made by name; an existing path is success (or EEXIST for a file).
+      await make(located.at);
+      return located.missing.length === 0;
+    }
+    const held: HeldDirectory[] = [];
+    try {
+      let at = located.at;
+      for (const name of located.missing) {
+        const child = this.paths.join(at, name);
+        await make(child);
+        try {
+          const directory = await host.openDirectory(child);
+          held.push(directory);
+          at = directory.path;
+        } catch (error) {
+          if (errnoCode(error) === "ELOOP") return false;
+          throw fsError("create directory", path, error);
+        }
+      }
+      return true;
+    } finally {
+      await Promise.all(held.map((directory) => directory.close()));
+    }
   }
 
   private get paths(): typeof win32 {
@@ -343,13 +468,13 @@ export class Filesystem {
     return this.fold(stored) === this.fold(source);
   }
 
-  private async resolves(host: DeadlineHost, path: string): Promise<boolean> {
+  private async resolves(host: DeadlineHost, at: string, shown: string): Promise<boolean> {
     try {
-      await host.stat(path);
+      await host.stat(at);
       return true;
     } catch (error) {
       if (missing.has(errnoCode(error) ?? "")) return false;
-      throw fsError("follow", path, error);
+      throw fsError("follow", shown, error);
     }
   }
 
@@ -360,86 +485,117 @@ export class Filesystem {
   /** The top path of a removal; `undefined` when it is missing and that is success. */
   private async inspectTop(
     host: DeadlineHost,
-    path: string,
+    at: string,
+    shown: string,
     force: boolean,
   ): Promise<Inspected | undefined> {
     let stats: Stats;
     try {
-      stats = await host.lstat(path);
+      stats = await host.lstat(at);
     } catch (error) {
       if (force && missing.has(errnoCode(error) ?? "")) return undefined;
-      throw fsError("remove", path, error);
+      throw fsError("remove", shown, error);
     }
-    return { kind: await this.kindOf(host, path, stats), stats };
+    return { kind: await this.kindOf(host, at, shown, stats), stats };
   }
 
   /** {@link entryKind} of a path, asking its parent's listing and device. */
-  private async kindOf(host: DeadlineHost, path: string, stats: Stats): Promise<EntryKind> {
+  private async kindOf(
+    host: DeadlineHost,
+    at: string,
+    shown: string,
+    stats: Stats,
+  ): Promise<EntryKind> {
     if (stats.isSymbolicLink() || !stats.isDirectory()) return entryKind(stats, false, stats.dev);
-    const parent = this.paths.dirname(path);
-    if (parent === path) return "directory";
+    const parent = this.paths.dirname(at);
+    if (parent === at) return "directory";
     let entries: DirectoryEntry[];
     let parentStats: Stats;
     try {
       [entries, parentStats] = await Promise.all([host.readdir(parent), host.stat(parent)]);
     } catch (error) {
-      throw fsError("inspect", parent, error);
+      throw fsError("inspect", this.paths.dirname(shown), error);
     }
-    const entry = findEntry(entries, this.paths.basename(path), (name) => this.fold(name));
+    const entry = findEntry(entries, this.paths.basename(at), (name) => this.fold(name));
     return entryKind(stats, entry?.isSymbolicLink(), parentStats.dev);
   }
 
   /**
    * Removes one entry (`remove` false: only checks that it could be). With `recursive`, a
-   * directory is emptied first; links are removed as links; mount points are refused.
+   * directory is held open and emptied first; links are removed as links; mount points are
+   * refused.
    */
   private async removeEntry(
     host: DeadlineHost,
-    path: string,
-    entry: Inspected,
+    entry: Place,
+    inspected: Inspected,
     recursive: boolean,
     remove: boolean,
   ): Promise<void> {
-    if (entry.kind === "mount" || entry.kind === "unlisted")
-      throw mountPointError(path, entry.kind);
+    if (inspected.kind === "mount" || inspected.kind === "unlisted")
+      throw mountPointError(entry.shown, inspected.kind);
     try {
-      if (entry.kind === "file" || entry.kind === "link") {
-        if (remove) await this.unlinkEntry(host, path, entry.kind === "link");
+      if (inspected.kind === "file" || inspected.kind === "link") {
+        if (remove) await this.unlinkEntry(host, entry.at, inspected.kind === "link");
         return;
       }
-      if (recursive) await this.removeChildren(host, path, entry, remove);
-      if (remove) await host.rmdir(path);
+      if (recursive) {
+        const held = await this.hold(host, entry);
+        try {
+          await this.removeChildren(host, { at: held.path, shown: entry.shown }, inspected, remove);
+        } finally {
+          // Let it go first: a held folder cannot be removed on every host.
+          await held.close();
+        }
+      }
+      if (remove) await host.rmdir(entry.at);
     } catch (error) {
       if (error instanceof CsiProxyError) throw error;
-      throw fsError("remove", path, error);
+      throw fsError("remove", entry.shown, error);
+    }
+  }
+
+  /** Holds a folder about to be entered; one that became a link since it was looked at is refused. */
+  private async hold(host: DeadlineHost, entry: Place): Promise<HeldDirectory> {
+    try {
+      return await host.openDirectory(entry.at);
+    } catch (error) {
+      if (errnoCode(error) !== "ELOOP" && errnoCode(error) !== "ENOTDIR") throw error;
+      throw new CsiProxyError(
+        `${entry.shown} changed while it was being removed; nothing below it was touched.`,
+        { code: "CONFLICT", cause: error },
+      );
     }
   }
 
   /** Every fs call checks the deadline first, so a walk stops between two entries. */
   private async removeChildren(
     host: DeadlineHost,
-    path: string,
-    dir: Inspected,
+    dir: Place,
+    inspected: Inspected,
     remove: boolean,
   ): Promise<void> {
     let entries: DirectoryEntry[];
     try {
-      entries = await host.readdir(path);
+      entries = await host.readdir(dir.at);
     } catch (error) {
-      if (!remove || !missing.has(errnoCode(error) ?? "")) throw fsError("list", path, error);
+      if (!remove || !missing.has(errnoCode(error) ?? "")) throw fsError("list", dir.shown, error);
       return;
     }
     for (const child of entries) {
-      const childPath = this.paths.join(path, child.name);
+      const place = {
+        at: this.paths.join(dir.at, child.name),
+        shown: this.paths.join(dir.shown, child.name),
+      };
       let stats: Stats;
       try {
-        stats = await host.lstat(childPath);
+        stats = await host.lstat(place.at);
       } catch (error) {
         if (missing.has(errnoCode(error) ?? "")) continue;
-        throw fsError("remove", childPath, error);
+        throw fsError("remove", place.shown, error);
       }
-      const kind = entryKind(stats, child.isSymbolicLink(), dir.stats.dev);
-      await this.removeEntry(host, childPath, { kind, stats }, true, remove);
+      const kind = entryKind(stats, child.isSymbolicLink(), inspected.stats.dev);
+      await this.removeEntry(host, place, { kind, stats }, true, remove);
     }
   }
 
@@ -449,11 +605,11 @@ export class Filesystem {
    * reparse point goes ("RemoveDirectory removes a directory junction, even if the contents of
    * the target are not empty", RemoveDirectoryW remarks); a POSIX mount refuses with EBUSY.
    */
-  private async removeMountFolder(host: DeadlineHost, path: string): Promise<void> {
+  private async removeMountFolder(host: DeadlineHost, at: string, shown: string): Promise<void> {
     try {
-      await host.rmdir(path);
+      await host.rmdir(at);
     } catch (error) {
-      throw fsError("remove mount point", path, error);
+      throw fsError("remove mount point", shown, error);
     }
   }
 
@@ -466,6 +622,12 @@ export class Filesystem {
       await host.rmdir(path);
     }
   }
+}
+
+/** Where an entry is acted on (`at`, through held folders) and how messages name it. */
+interface Place {
+  readonly at: string;
+  readonly shown: string;
 }
 
 interface Inspected {

@@ -4,7 +4,9 @@ import type { Dirent, Stats } from "node:fs";
 import type { CallContext } from "@csi-proxy/exec";
 import { lstat, mkdir, readdir, readlink, rmdir, stat, symlink, unlink } from "node:fs/promises";
 import { realpath as realpathCallback } from "node:fs";
+import { dirname } from "node:path";
 import { promisify } from "node:util";
+import { platformOpenDirectory, type HeldDirectory } from "./held-directory.js";
 
 /**
  * One entry of a directory listing, typed by what the OS says of the entry itself. On Windows,
@@ -43,6 +45,40 @@ export interface FilesystemHost {
   readdir(path: string, context?: CallContext): Promise<DirectoryEntry[]>;
   /** Creates `path` as a link to `target`; `"dir"` makes a directory link on Windows. */
   symlink(target: string, path: string, type: "dir" | "file", context?: CallContext): Promise<void>;
+  /**
+   * Opens the directory at `path` without following a link at its last name (ELOOP for a link,
+   * ENOTDIR for anything but a directory) and holds it until `close()`: the returned `path`
+   * reaches that very directory, whatever is renamed meanwhile, so a confined call acts where it
+   * checked. Optional: without it a confined call checks each name and then acts by name, which
+   * a process racing it can redirect.
+   */
+  openDirectory?(path: string, context?: CallContext): Promise<HeldDirectory>;
+}
+
+/**
+ * `mkdir -p`, one level at a time: Node's own recursive mkdir retries a name whose parent exists
+ * but cannot take it (a folder removed while held open) for ever, on the thread pool.
+ */
+async function makeDirectories(path: string): Promise<void> {
+  try {
+    await mkdir(path);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === "EEXIST") {
+      if ((await stat(path)).isDirectory()) return;
+      throw error;
+    }
+    const parent = dirname(path);
+    if (code !== "ENOENT" || parent === path) throw error;
+    await makeDirectories(parent);
+    try {
+      await mkdir(path);
+    } catch (again) {
+      if ((again as { code?: unknown }).code !== "EEXIST" || !(await stat(path)).isDirectory()) {
+        throw again;
+      }
+    }
+  }
 }
 
 // The callback realpath is Node's JavaScript walk, which follows only what lstat calls a link.
@@ -63,14 +99,13 @@ export function createNodeFilesystemHost(): FilesystemHost {
     stat: (path) => stat(path),
     readlink: (path) => readlink(path),
     realpath: (path) => realpathWalk(path),
-    mkdir: async (path) => {
-      await mkdir(path, { recursive: true });
-    },
+    mkdir: (path) => makeDirectories(path),
     rmdir: (path) => rmdir(path),
     unlink: (path) => unlink(path),
     // scandir (fs__scandir lists every reparse point as a link); opendir's fs__readdir tested
     // the directory bit first up to libuv 1.49 and called a mount point a directory there.
     readdir: (path) => readdir(path, { withFileTypes: true }),
     symlink: (target, path, type) => symlink(target, path, type),
+    ...platformOpenDirectory(),
   };
 }

@@ -4,6 +4,7 @@ export { createNodeFilesystemHost } from "./host.js";
 export { checkPathWithinRoots } from "./within-roots.js";
 export type { PathWithinRootsOptions } from "./within-roots.js";
 export type { DirectoryEntry, FilesystemHost } from "./host.js";
+export type { HeldDirectory } from "./held-directory.js";
 export { isWithin, normalizePath, platformPathStyle } from "@csi-proxy/exec";
 export type { PathRuleOptions, PathStyle } from "@csi-proxy/exec";
 export type {

@@ -4,6 +4,8 @@ import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { createNodeFilesystemHost, type FilesystemHost } from "@csi-proxy/filesystem";
 import type { Simulator } from "./simulator.js";
 
+type OpenDirectory = NonNullable<FilesystemHost["openDirectory"]>;
+
 function errno(code: string, syscall: string, path: string): Error {
   return Object.assign(new Error(`${code}: ${syscall} '${path}'`), { code, syscall, path });
 }
@@ -19,7 +21,9 @@ function errno(code: string, syscall: string, path: string): Error {
  *   which is what Linux already answers for the symlink;
  * - `realpath` (Node's JavaScript walk, which follows only what lstat calls a link) stops at it;
  * - `rmdir`/`unlink` of it remove the mount folder as RemoveDirectory removes a junction,
- *   whatever the volume holds; the volume's files stay in its backing folder.
+ *   whatever the volume holds; the volume's files stay in its backing folder;
+ * - `openDirectory` of it holds the mounted volume's root, as opening the folder on Windows
+ *   opens the volume (the reparse point is followed; no FILE_FLAG_OPEN_REPARSE_POINT).
  * Less convenient than Windows on purpose: every volume reports the same `dev` (Windows gives
  * each volume's serial number, which a cloned volume shares with its source), so only what the
  * listing says of the entry can reveal a mount point.
@@ -73,6 +77,15 @@ export function windowsFilesystemHost(sim: Simulator): FilesystemHost {
       if (await isMountPoint(path)) return unlink(path);
       return node.rmdir(path);
     },
+    ...(node.openDirectory && {
+      async openDirectory(path: string) {
+        const open = (at: string) => (node.openDirectory as OpenDirectory)(at);
+        if (!(await isMountPoint(path))) return open(path);
+        // The volume's backing folder is the simulator's, out of any caller's reach.
+        const target = await readlink(path);
+        return open(isAbsolute(target) ? target : resolve(dirname(path), target));
+      },
+    }),
   };
   return host;
 }
