@@ -22,8 +22,9 @@ const maxLongPath = 32_767;
 const longPrefix = "\\\\?\\";
 // Windows forbids these in names; ':' would also open an alternate data stream.
 const forbiddenWindows = /["*:<>?|]/;
+// CONIN$/CONOUT$ open the console as CON does (learn.microsoft.com, CreateFile, "Consoles").
 const reservedDevice =
-  /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(\..*)?$/i;
+  /^(con|conin\$|conout\$|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(\..*)?$/i;
 
 /**
  * Validates an absolute path by the platform's rules and returns it normalised (single
@@ -32,7 +33,8 @@ const reservedDevice =
  * Windows rules follow upstream's ValidatePathWindows, with documented differences: `\\?\X:\`
  * long paths are accepted (up to 32,767 characters), root-relative paths take the system drive,
  * only `..` *segments* are rejected (not `a..b`), `<`, `>`, control characters and reserved
- * device names (`NUL`, `COM1`, ...) are rejected too, and the 260 limit counts characters.
+ * device names (`NUL`, `COM1`, `CONIN$`, ...) are rejected too, and the 260 limit counts
+ * characters.
  *
  * @example
  * ```ts

@@ -31,7 +31,8 @@ the endpoints are named pipes (\\\\.\\pipe\\csi-proxy-...) that only SYSTEM and
 Administrators may open; elsewhere they are Unix sockets in --socket-dir.
 
 Options:
-  --socket-dir DIR        folder for the endpoints' Unix sockets (required off Windows)
+  --socket-dir DIR        folder for the endpoints' Unix sockets (required off Windows); made
+                          0700 if missing, refused if it is a link or others may write it
   --pipe-sid SID          on Windows, also admit this SID to the pipes (repeatable; never
                           Everyone, Anonymous or Authenticated Users)
   --socket-mode MODE      0600 (default: the owner only) or 0660 (the owner's group too)

@@ -30,6 +30,7 @@ import { serveMetrics, type MetricsListener } from "./metrics/listener.js";
 import { ServerMetrics } from "./metrics/registry.js";
 import { grpcStatusOf } from "./status.js";
 import { detailsOf } from "./upstream-text.js";
+import { boundDetails, grpcServerOptions } from "./wire-limits.js";
 
 /** Options of {@link startServer}; the bin's flags map onto them one to one. */
 export interface ServerOptions {
@@ -108,7 +109,8 @@ function unary(
     const options = callOptionsFromGrpcCall(call);
     const fail = (code: status, details: string) => {
       end?.(code);
-      callback({ code, details });
+      // A caller's long path echoed in full would not fit in the trailers (wire-limits.ts).
+      callback({ code, details: boundDetails(details) });
     };
     if (options.deadline !== undefined && Number(options.deadline) <= Date.now()) {
       fail(status.DEADLINE_EXCEEDED, `${rpc}: the deadline had passed before the call started.`);
@@ -235,7 +237,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           ),
         );
   const servers: EndpointServer[] = servedApis.map((api) => {
-    const server = new Server();
+    const server = new Server(grpcServerOptions);
     server.addService(serviceDefinition(api), implementation(api, context, guard, metrics));
     return { api, server };
   });

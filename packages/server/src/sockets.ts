@@ -1,4 +1,4 @@
-import { chmodSync, lstatSync, mkdirSync, rmSync } from "node:fs";
+import { chmodSync, lstatSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { CsiProxyError } from "@csi-proxy/exec";
@@ -20,11 +20,10 @@ function answers(path: string): Promise<boolean> {
 }
 
 /**
- * Makes the folder (owner-only when it is new) and clears a socket left by a server that died;
- * refuses a socket another server still answers on, and anything that is not a socket.
+ * Clears a socket left by a server that died; refuses a socket another server still answers on,
+ * and anything that is not a socket. The folder is checked first (`secureSocketDir`).
  */
-export async function prepareSocket(dir: string, path: string): Promise<void> {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+export async function prepareSocket(path: string): Promise<void> {
   let isSocket: boolean;
   try {
     isSocket = lstatSync(path).isSocket();

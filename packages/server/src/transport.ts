@@ -4,6 +4,7 @@ import type { ServedApi } from "./endpoints.js";
 import type { PipeApi } from "./pipes/api.js";
 import { servePipe, type PipeListener } from "./pipes/listen.js";
 import { pipeSddl } from "./pipes/sddl.js";
+import { secureSocketDir } from "./socket-dir.js";
 import { bindRestricted, prepareSocket, removeSockets, socketPath } from "./sockets.js";
 
 /** One endpoint's gRPC server, before it listens. */
@@ -49,12 +50,14 @@ export async function listenOnSockets(
       code: "INVALID_ARGUMENT",
     });
   }
+  // Group-writable only when the group is meant to use the sockets (--socket-mode 0660).
+  const folder = secureSocketDir(dir, (mode & 0o070) !== 0);
   const endpoints: Record<string, string> = {};
   const paths: string[] = [];
   try {
     for (const { api } of servers) {
-      const path = socketPath(dir, api.endpoint);
-      await prepareSocket(dir, path);
+      const path = socketPath(folder, api.endpoint);
+      await prepareSocket(path);
       endpoints[key(api)] = path;
       paths.push(path);
     }

@@ -1,5 +1,14 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -77,5 +86,28 @@ describeWithPwsh("the bin's sockets", (pwsh) => {
     const refused = await run("--simulate", "--policy", "v1-compatible", "--socket-dir", dir);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("exists and is not a socket");
+  });
+
+  it("refuses to serve in a folder others may write, or through a link, and binds nothing", async () => {
+    const open = join(mkdtempSync(join(tmpdir(), "csi-srv-")), "open");
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    const link = join(mkdtempSync(join(tmpdir(), "csi-srv-")), "link");
+    const target = join(mkdtempSync(join(tmpdir(), "csi-srv-")), "target");
+    mkdirSync(target, { mode: 0o700 });
+    symlinkSync(target, link);
+    for (const [dir, reason] of [
+      [open, "is writable by every local user (mode 0777)"],
+      [link, "is a link"],
+    ] as const) {
+      const ran = await run("--simulate", "--policy", "v1-compatible", "--socket-dir", dir);
+      expect(ran.code).toBe(1);
+      expect(ran.stderr).toContain("FAILED_PRECONDITION: Not serving in this socket folder");
+      expect(ran.stderr).toContain(reason);
+    }
+    // The host afterwards: nothing bound in either folder, and the open one is still 0777.
+    expect(readdirSync(open)).toEqual([]);
+    expect(statSync(open).mode & 0o777).toBe(0o777);
+    expect(readdirSync(target)).toEqual([]);
   });
 });

@@ -125,6 +125,8 @@ describeWithPwsh(
       ["a \\\\?\\UNC path", "\\\\?\\UNC\\attacker\\share\\x", INVALID_ARGUMENT],
       ["a device path", "\\\\.\\C:\\var\\lib\\kubelet\\plugins\\other.driver", INVALID_ARGUMENT],
       ["a reserved device name", `${mine}\\NUL`, INVALID_ARGUMENT],
+      ["the console's input device name", `${mine}\\CONIN$`, INVALID_ARGUMENT],
+      ["the console's output device name", `${mine}\\conout$\\x`, INVALID_ARGUMENT],
     ])("refuses %s and runs nothing", async (_what, path, code) => {
       await refused("Mkdir", { path }, code);
     });

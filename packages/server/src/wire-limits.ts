@@ -1,0 +1,38 @@
+import type { ServerOptions as GrpcServerOptions } from "@grpc/grpc-js";
+
+/**
+ * The largest request message read (256 KiB): the longest valid request, two 32,767-character
+ * `\\?\` paths of 3-byte UTF-8 (CreateSymlink), is about 197 KB. A larger one is refused at once
+ * with `RESOURCE_EXHAUSTED`, before it is decoded.
+ */
+export const maxRequestBytes = 256 * 1024;
+
+/**
+ * The most characters of a status's details sent (4,096). Details travel in the `grpc-message`
+ * trailer; a header block over 64 KiB once compressed cannot be sent, and grpc-js then neither
+ * answers nor resets the stream, so the call and every later one on its connection hang. 4,096
+ * characters percent-encoded (at most 9 bytes each) stay far below that.
+ */
+export const maxDetailsLength = 4096;
+
+/** Options of every endpoint's grpc-js `Server`. */
+export const grpcServerOptions: GrpcServerOptions = {
+  "grpc.max_receive_message_length": maxRequestBytes,
+};
+
+const isHigh = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
+const isLow = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
+
+/**
+ * `details` cut to about {@link maxDetailsLength} characters by leaving out the middle: the start
+ * says what failed, the end keeps the upstream text clients match on (upstream-text.ts).
+ */
+export function boundDetails(details: string): string {
+  if (details.length <= maxDetailsLength) return details;
+  let head = (maxDetailsLength * 3) / 4;
+  let tail = details.length - maxDetailsLength / 4;
+  // Never half a surrogate pair: grpc-js's encodeURI of the details would throw on it.
+  if (isHigh(details.charCodeAt(head - 1))) head -= 1;
+  if (isLow(details.charCodeAt(tail))) tail += 1;
+  return `${details.slice(0, head)} … (${tail - head} characters not sent) … ${details.slice(tail)}`;
+}
