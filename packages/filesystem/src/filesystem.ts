@@ -136,7 +136,8 @@ export class Filesystem {
     request = ownRequest(request, "pathExists");
     const path = this.normalized(request.path);
     return this.call("pathExists", options, async (host) =>
-      this.within(path, false, host, async ({ at }) => {
+      this.within(path, false, host, async ({ at, missing: absent }) => {
+        if (absent.length > 0) return { exists: false };
         try {
           await host.lstat(at);
           return { exists: true };
@@ -225,7 +226,11 @@ export class Filesystem {
           path,
           false,
           host,
-          async ({ at }) => {
+          async ({ at, missing: absent }) => {
+            if (absent.length > 0) {
+              if (force) return;
+              throw fsError("remove", path, notThere(path));
+            }
             const top = await this.inspectTop(host, at, path, force);
             if (top === undefined) return;
             if (top.kind === "mount") return this.removeMountFolder(host, at, path);
@@ -302,7 +307,9 @@ export class Filesystem {
     const source = this.checkedAsWritten(request.sourcePath);
     return this.call("createSymlink", options, async (host) => {
       await this.locked(target, host, () =>
-        this.within(target, false, host, async ({ at }) => {
+        this.within(target, false, host, async ({ at, missing: absent }) => {
+          // A missing parent is not made: the link would be reached through unheld folders.
+          if (absent.length > 0) throw fsError("create link", target, notThere(target));
           let isDirectory: boolean;
           try {
             isDirectory = (await host.stat(source)).isDirectory();
@@ -330,7 +337,8 @@ export class Filesystem {
     request = ownRequest(request, "isSymlink");
     const path = this.normalized(request.path);
     return this.call("isSymlink", options, async (host) =>
-      this.within(path, false, host, async ({ at }) => {
+      this.within(path, false, host, async ({ at, missing: absent }) => {
+        if (absent.length > 0) throw fsError("inspect", path, notThere(path));
         let stats;
         try {
           stats = await host.lstat(at);
@@ -628,6 +636,13 @@ export class Filesystem {
 interface Place {
   readonly at: string;
   readonly shown: string;
+}
+
+/** Node's error for a name that is not there, for a walk that found a folder on the way missing. */
+function notThere(path: string): Error {
+  return Object.assign(new Error(`ENOENT: no such file or directory, '${path}'`), {
+    code: "ENOENT",
+  });
 }
 
 interface Inspected {

@@ -1,9 +1,9 @@
-import { isCsiProxyError } from "@csi-proxy/exec";
+import { CsiProxyError, isCsiProxyError } from "@csi-proxy/exec";
 import { auditLine, type AuditSink } from "./audit.js";
 import type { CallOptions } from "@csi-proxy/exec";
 import type { Message, Rpc } from "./handlers/context.js";
 import type { Caller, Identify } from "./identity.js";
-import { denialError, type Authorizer } from "./policy/authorize.js";
+import { refusal, type Authorizer } from "./policy/authorize.js";
 import type { Policy } from "./policy/load.js";
 import { describeResource, resourcesOf, type Resource } from "./policy/resources.js";
 
@@ -72,8 +72,8 @@ export function guarded(
     }
     grants = guard.policy.grantsFor(caller);
     if (grants === undefined) {
-      const error = denialError(guard.policy, caller, method, undefined);
-      record("deny", error.message);
+      const { error, reason } = refusal(guard.policy, caller, method, undefined);
+      record("deny", reason);
       throw error;
     }
     let decision;
@@ -85,11 +85,26 @@ export function guarded(
       throw error;
     }
     if (!decision.allowed) {
-      const error = denialError(guard.policy, caller, method, grants, decision.denial);
-      record("deny", error.message);
+      const { error, reason } = refusal(guard.policy, caller, method, grants, decision.denial);
+      record("deny", reason);
       throw error;
     }
     record("allow", `granted by ${grants.rules.join(", ")}`);
-    return rpc(request, options);
+    try {
+      const response = await rpc(request, options, { roots: decision.roots });
+      return await guard.authorizer.narrow(grants, method, response, options);
+    } catch (error) {
+      const groupRefused =
+        isCsiProxyError(error) &&
+        error.code === "PERMISSION_DENIED" &&
+        method.startsWith("filesystem.");
+      if (!groupRefused) throw error;
+      // A group's own root check (where a link leads, the roots in force) is the audit log's.
+      record("deny", `${method}: the group refused: ${error.message}`);
+      throw new CsiProxyError(
+        `${method} is denied: no "paths" grant covers ${resources.map(describeResource).join(", ")} (where its links lead).`,
+        { code: "PERMISSION_DENIED" },
+      );
+    }
   };
 }

@@ -16,6 +16,7 @@ import { simulatedNode, windowsNode, type ServedNode } from "./node.js";
 import { windowsPath } from "./paths.js";
 import { Authorizer } from "./policy/authorize.js";
 import { loadPolicy } from "./policy/load.js";
+import { podVolumeOwner } from "./policy/pod-volumes.js";
 import { createPathResolver } from "./policy/resolve.js";
 import { serviceDefinition } from "./proto.js";
 import { pipeSddl } from "./pipes/sddl.js";
@@ -221,7 +222,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
   const guard: GuardContext = {
     policy,
-    authorizer: new Authorizer(node.groups, createPathResolver(node.fsHost, node.paths)),
+    authorizer: new Authorizer(
+      node.groups,
+      createPathResolver(node.fsHost, node.paths),
+      podVolumeOwner(node.paths),
+    ),
     identify,
     audit: options.audit ?? ((line) => process.stderr.write(`${line}\n`)),
   };

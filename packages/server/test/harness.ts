@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -81,4 +81,32 @@ export async function startBin(
       return exited;
     },
   };
+}
+
+/**
+ * What kubelet does on the simulated node before NodePublishVolume: it makes the pod volume
+ * folder (`pods\<uid>\volumes\kubernetes.io~csi\<pv>`) and writes `vol_data.json` there,
+ * naming the driver (csi_mounter.go, SetUpAt). Returns the folder's Windows path.
+ */
+export function kubeletPublishes(root: string, podUid: string, pv: string, driver: string): string {
+  const folder = join(
+    root,
+    "var",
+    "lib",
+    "kubelet",
+    "pods",
+    podUid,
+    "volumes",
+    "kubernetes.io~csi",
+    pv,
+  );
+  mkdirSync(folder, { recursive: true });
+  const data = {
+    driverName: driver,
+    specVolID: pv,
+    volumeHandle: `${pv}-handle`,
+    nodeName: "node-1",
+  };
+  writeFileSync(join(folder, "vol_data.json"), JSON.stringify(data));
+  return `C:\\var\\lib\\kubelet\\pods\\${podUid}\\volumes\\kubernetes.io~csi\\${pv}`;
 }

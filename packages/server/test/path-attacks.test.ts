@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describeWithPwsh } from "@csi-proxy/test-utils";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startBin, type RunningBin } from "./harness.js";
+import { kubeletPublishes, startBin, type RunningBin } from "./harness.js";
 
 const INVALID_ARGUMENT = 3;
 const PERMISSION_DENIED = 7;
@@ -49,6 +49,7 @@ describeWithPwsh(
       root = bin.ready.simulator.root;
       mkdirSync(host(`${kubelet}\\plugins\\other.driver`), { recursive: true });
       // A pod made a link in its own volume that points at another driver's folder.
+      kubeletPublishes(root, "p1", "pvc-1", "org.example.iscsi");
       mkdirSync(host(pod), { recursive: true });
       symlinkSync(host(`${kubelet}\\plugins\\other.driver`), host(`${pod}\\evil`), "dir");
     });
@@ -134,10 +135,12 @@ describeWithPwsh(
     it("the driver's own folder, in any case, is granted (NTFS case folding)", async () => {
       const path = `C:\\VAR\\LIB\\KUBELET\\PLUGINS\\ORG.EXAMPLE.ISCSI\\ok`;
       // The policy folds case as NTFS does; the simulated node itself is case-sensitive (README),
-      // so only the policy's decision is checked here.
+      // so only the policy's decision is checked here (the group, case-sensitive here, then
+      // refuses the folder, which the audit log records after it).
+      writeFileSync(auditLog, "");
       await bin.client("filesystem-v1").call("PathExists", { path });
-      const last = readFileSync(auditLog, "utf8").trim().split("\n").at(-1) ?? "{}";
-      expect(JSON.parse(last)).toMatchObject({
+      const first = readFileSync(auditLog, "utf8").trim().split("\n")[0] ?? "{}";
+      expect(JSON.parse(first)).toMatchObject({
         method: "filesystem.PathExists",
         decision: "allow",
       });

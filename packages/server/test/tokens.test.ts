@@ -62,6 +62,7 @@ const policy = {
       name: "csi-node",
       callers: [{ serviceAccount: { namespace: "kube-system", name: "csi-node" } }],
       methods: ["disk.Rescan", "system.GetService"],
+      services: ["MSiSCSI"],
     },
     { name: "local-ops", callers: [{ local: true }], methods: ["system.GetBIOSSerialNumber"] },
   ],
@@ -76,6 +77,10 @@ describeWithPwsh("callers identified by Kubernetes service-account tokens", (pws
   let auditLog: string;
 
   const calls = () => readFileSync(join(bin.ready.simulator.dir, "calls.jsonl"), "utf8").trim();
+  const lastReason = () => {
+    const last = readFileSync(auditLog, "utf8").trim().split("\n").at(-1) ?? "{}";
+    return (JSON.parse(last) as { reason?: string }).reason ?? "";
+  };
   const clearCalls = () => {
     writeFileSync(join(bin.ready.simulator.dir, "calls.jsonl"), "");
     rmSync(join(bin.ready.simulator.dir, "calls.seq"), { force: true });
@@ -122,7 +127,8 @@ describeWithPwsh("callers identified by Kubernetes service-account tokens", (pws
     expect((await call("disk-v1", "Rescan", valid)).code).toBe(OK);
     const notGranted = await call("system-v1alpha1", "GetBIOSSerialNumber", valid);
     expect(notGranted.code).toBe(PERMISSION_DENIED);
-    expect(notGranted.details).toContain("to caller serviceaccount:kube-system/csi-node");
+    expect(notGranted.details).toContain('no "methods" grant covers system.GetBIOSSerialNumber');
+    expect(lastReason()).toContain("to caller serviceaccount:kube-system/csi-node");
   });
 
   it("a token-less caller is admitted only by a rule for local callers", async () => {
@@ -135,7 +141,8 @@ describeWithPwsh("callers identified by Kubernetes service-account tokens", (pws
   it("another service account's valid token has no rule", async () => {
     const other = await call("disk-v1", "Rescan", await token(signing, { name: "someone-else" }));
     expect(other.code).toBe(PERMISSION_DENIED);
-    expect(other.details).toContain(
+    expect(other.details).toBe("No policy rule admits this caller; disk.Rescan is denied.");
+    expect(lastReason()).toContain(
       "has no rule for caller serviceaccount:kube-system/someone-else",
     );
   });

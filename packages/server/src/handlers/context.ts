@@ -31,8 +31,16 @@ export interface HandlerContext {
 /** A decoded request or a response, keyed by the proto's field names. */
 export type Message = Readonly<Record<string, unknown>>;
 
-/** One RPC: the decoded request and the call's deadline and cancellation, to the response. */
-export type Rpc = (request: Message, options: CallOptions) => Promise<Message>;
+/** What the policy gave one call: the folders its path fields may act in (Windows paths). */
+export interface CallScope {
+  readonly roots: readonly string[];
+}
+
+/**
+ * One RPC: the decoded request, the call's deadline and cancellation, and what the policy gave
+ * it, to the response.
+ */
+export type Rpc = (request: Message, options: CallOptions, scope?: CallScope) => Promise<Message>;
 
 /** The RPCs of one service, by method name. */
 export type ServiceHandlers = Readonly<Record<string, Rpc>>;

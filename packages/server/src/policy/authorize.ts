@@ -1,8 +1,9 @@
 import { CsiProxyError, isCsiProxyError, type CallOptions } from "@csi-proxy/exec";
-import type { NodeGroups } from "../handlers/context.js";
+import type { Message, NodeGroups } from "../handlers/context.js";
 import type { Grants } from "./grants.js";
 import type { Caller } from "../identity.js";
 import type { Policy } from "./load.js";
+import { nodeWideMethods, type PathGrant } from "./grants.js";
 import { pathMatches, samePortal, smbMatches, type PortalKey } from "./match.js";
 import type { PathResolver } from "./resolve.js";
 import { describeResource, type Resource } from "./resources.js";
@@ -17,9 +18,23 @@ export interface Denial {
 
 /** A decision on one request. */
 export type Decision =
-  { readonly allowed: true } | { readonly allowed: false; readonly denial: Denial };
+  | {
+      readonly allowed: true;
+      /**
+       * The granted folders the request's paths lie in, as written and where their links lead
+       * (Windows paths): the filesystem group acts for the call confined to these.
+       */
+      readonly roots: readonly string[];
+    }
+  | { readonly allowed: false; readonly denial: Denial };
 
-const allowed: Decision = { allowed: true };
+const allowed: Decision = { allowed: true, roots: [] };
+// Listing RPCs whose answer is a map keyed by disk number, and the map's field.
+const diskListings: Readonly<Record<string, string>> = {
+  "disk.ListDiskIDs": "diskIDs",
+  "disk.ListDiskLocations": "disk_locations",
+};
+
 const deny = (grant: string, what: string): Decision => ({
   allowed: false,
   denial: { grant, what },
@@ -37,16 +52,47 @@ function iqnGranted(grants: Grants, iqn: string): boolean {
   return grants.iscsiTargets.some((pattern) => pattern.test(iqn));
 }
 
+/** The CSI driver kubelet recorded for a pod volume folder (`vol_data.json`), read-only. */
+export type PodVolumeOwner = (windowsFolder: string) => Promise<string | undefined>;
+
+// Path fields the method acts on as a name, never through it: a link there is removed, looked
+// at or replaced itself (Rmdir, with force too, removes a link as a link and holds every folder
+// it empties, so its target is never touched). Every other path field is authorised where its
+// links lead, last name included.
+const actsOnName = new Set([
+  "filesystem.Rmdir path",
+  "filesystem.IsSymlink path",
+  "filesystem.IsMountPoint path",
+  "filesystem.CreateSymlink target_path",
+  "filesystem.LinkPath target_path",
+  "smb.NewSmbGlobalMapping local_path",
+]);
+
+/** The folder of `path` that a grant's pattern names: its first segments, as written. */
+function grantedFolder(path: string, grant: PathGrant): string {
+  return path
+    .split("\\")
+    .filter((s) => s !== "")
+    .slice(0, grant.pattern.length)
+    .join("\\");
+}
+
 /** The policy's decisions, with the read-only host checks that disks and volumes need. */
 export class Authorizer {
   readonly #groups: NodeGroups;
   readonly #resolve: PathResolver | undefined;
+  readonly #ownerOf: PodVolumeOwner | undefined;
   readonly #hints = new Map<string, { portal: PortalKey; iqn: string }>();
 
-  /** `resolve` follows a path's links on the host; a path must be granted where they lead too. */
-  constructor(groups: NodeGroups, resolve?: PathResolver) {
+  /**
+   * `resolve` follows a path's links on the host; a path must be granted where they lead too.
+   * `ownerOf` reads which driver a pod volume folder is for; without it no pod volume folder is
+   * granted by a `driver` rule.
+   */
+  constructor(groups: NodeGroups, resolve?: PathResolver, ownerOf?: PodVolumeOwner) {
     this.#groups = groups;
     this.#resolve = resolve;
+    this.#ownerOf = ownerOf;
   }
 
   /**
@@ -59,19 +105,26 @@ export class Authorizer {
     resources: readonly Resource[],
     options: CallOptions,
   ): Promise<Decision> {
-    if (!grants.methods.some((pattern) => pattern.test(method))) return deny("methods", method);
+    const named = nodeWideMethods.has(method);
+    if (named ? !grants.nodeWide.has(method) : !grants.methods.some((p) => p.test(method))) {
+      return deny("methods", method);
+    }
     for (const resource of resources) {
       const decision = this.#offline(grants, resource);
       if (!decision.allowed) return decision;
     }
+    const roots = new Set<string>();
     for (const resource of resources) {
-      if (
-        resource.kind === "path" &&
-        !(await this.#resolvedGranted(grants, resource.path, resource.field === "source_path"))
-      ) {
-        // Where the links lead is the host's business, not the caller's: it is not said.
+      if (resource.kind !== "path") continue;
+      const asWritten = await this.#grantedFolders(grants, resource.path);
+      if (asWritten.length === 0) return deny("paths", describeResource(resource));
+      const followFinal = !actsOnName.has(`${method} ${resource.field}`);
+      const resolved = await this.#resolvedFolders(grants, resource.path, followFinal);
+      // Where the links lead is the host's business, not the caller's: it is not said.
+      if (resolved === undefined) {
         return deny("paths", `${resource.path} (once its links are followed)`);
       }
+      for (const folder of [...asWritten, ...resolved]) roots.add(folder);
     }
     for (const resource of resources) {
       if (
@@ -88,14 +141,126 @@ export class Authorizer {
       }
       if (resource.kind === "iscsiTarget") this.#hint(resource.portal, resource.iqn);
     }
-    return allowed;
+    if (method === "iscsi.RemoveTargetPortal") {
+      const portal = resources.find((r) => r.kind === "iscsiPortal");
+      if (portal !== undefined && !(await this.#portalOnlyMine(grants, portal.portal, options))) {
+        // Which target keeps it in use is another caller's business: it is not said.
+        return deny(
+          "iscsiTargets",
+          `${describeResource(portal)} (a session of another target uses it)`,
+        );
+      }
+    }
+    return { allowed: true, roots: [...roots] };
+  }
+
+  /**
+   * Keeps, of what a listing RPC answers, only what the caller is granted: the node's other
+   * portals and disks are other callers' business.
+   */
+  async narrow(
+    grants: Grants,
+    method: string,
+    response: Message,
+    options: CallOptions,
+  ): Promise<Message> {
+    if (method === "iscsi.ListTargetPortals") {
+      const portals = (response.target_portals ?? []) as Message[];
+      return {
+        ...response,
+        target_portals: portals.filter((p) =>
+          portalGranted(grants, {
+            address: String(p.target_address).toLowerCase(),
+            port: Number(p.target_port),
+          }),
+        ),
+      };
+    }
+    const listing = diskListings[method];
+    if (listing !== undefined && !grants.disksAny) {
+      const byDisk = (response[listing] ?? {}) as Record<string, unknown>;
+      const kept: Record<string, unknown> = {};
+      for (const [number, value] of Object.entries(byDisk)) {
+        if (await this.#diskGranted(grants, Number(number), options)) kept[number] = value;
+      }
+      return { ...response, [listing]: kept };
+    }
+    if (method === "disk.GetDiskNumberByName" && !grants.disksAny) {
+      const number = Number(response.disk_number);
+      // Answered as for a disk that is not there: whether another caller's exists is not said.
+      if (!(await this.#diskGranted(grants, number, options))) {
+        throw new CsiProxyError("could not find disk with the Page83 ID asked for", {
+          code: "NOT_FOUND",
+        });
+      }
+    }
+    return response;
+  }
+
+  // A portal may carry sessions of several callers' targets (two StorageClasses on one array):
+  // it is removed only when every logged-in target discovered on it is the caller's.
+  async #portalOnlyMine(grants: Grants, portal: PortalKey, options: CallOptions): Promise<boolean> {
+    const targetPortal = { targetAddress: portal.address, targetPort: portal.port };
+    let iqns: readonly string[];
+    try {
+      ({ iqns } = await this.#groups.iscsi.discoverTargetPortal({ targetPortal }, options));
+    } catch (error) {
+      // Not registered: nothing to remove, so nothing of anyone's to cut.
+      if (isCsiProxyError(error) && error.code === "NOT_FOUND") return true;
+      throw error;
+    }
+    for (const iqn of iqns) {
+      if (iqnGranted(grants, iqn)) continue;
+      const { diskIds } = await this.#groups.iscsi.getTargetDisks({ targetPortal, iqn }, options);
+      if (diskIds.length > 0) return false;
+    }
+    return true;
+  }
+
+  /** The granted folders `path` lies in (a pod volume folder only when it is the driver's). */
+  async #grantedFolders(grants: Grants, path: string): Promise<string[]> {
+    const out: string[] = [];
+    for (const grant of grants.paths) {
+      if (!pathMatches(path, grant.pattern)) continue;
+      const folder = grantedFolder(path, grant);
+      if (grant.podVolumesOf !== undefined) {
+        let owner: string | undefined;
+        try {
+          owner = await this.#ownerOf?.(folder);
+        } catch {
+          owner = undefined; // unreadable: not shown to be the driver's
+        }
+        if (owner !== grant.podVolumesOf) continue;
+      }
+      out.push(folder);
+    }
+    return out;
+  }
+
+  // A junction or symlink inside a granted folder (a pod can make one in its own volume) must not
+  // carry a request into a folder the caller was not given. Undefined: not shown to be granted.
+  async #resolvedFolders(
+    grants: Grants,
+    path: string,
+    followFinal: boolean,
+  ): Promise<string[] | undefined> {
+    if (this.#resolve === undefined) return [];
+    let resolved: string | undefined;
+    try {
+      resolved = await this.#resolve(path, followFinal);
+    } catch {
+      return undefined; // a link loop, a folder that cannot be read: not shown to be granted
+    }
+    if (resolved === undefined) return undefined;
+    const folders = await this.#grantedFolders(grants, resolved);
+    return folders.length === 0 ? undefined : folders;
   }
 
   #offline(grants: Grants, resource: Resource): Decision {
     const what = describeResource(resource);
     switch (resource.kind) {
       case "path":
-        return grants.paths.some((pattern) => pathMatches(resource.path, pattern))
+        return grants.paths.some((grant) => pathMatches(resource.path, grant.pattern))
           ? allowed
           : deny("paths", what);
       case "smbRemotePath":
@@ -114,20 +279,6 @@ export class Authorizer {
       default:
         return allowed;
     }
-  }
-
-  // A junction or symlink inside a granted folder (a pod can make one in its own volume) must not
-  // carry a request into a folder the caller was not given.
-  // A new link's source is followed to its end: the link will lead wherever it leads.
-  async #resolvedGranted(grants: Grants, path: string, followFinal: boolean): Promise<boolean> {
-    if (this.#resolve === undefined) return true;
-    let resolved: string | undefined;
-    try {
-      resolved = await this.#resolve(path, followFinal);
-    } catch {
-      return false; // a link loop, a folder that cannot be read: not shown to be granted
-    }
-    return resolved !== undefined && grants.paths.some((pattern) => pathMatches(resolved, pattern));
   }
 
   #hint(portal: PortalKey, iqn: string): void {
@@ -195,17 +346,36 @@ export class Authorizer {
   }
 }
 
-/** The error a denial is answered with: PERMISSION_DENIED naming the missing grant. */
-export function denialError(
+/** A refusal as the caller sees it, and as the audit log records it. */
+export interface Refusal {
+  /** PERMISSION_DENIED naming the method, the missing grant kind and what the request named. */
+  readonly error: CsiProxyError;
+  /** The same, with the policy file and the caller's rules, for the audit log only. */
+  readonly reason: string;
+}
+
+/**
+ * A denial: the caller learns which grant kind was missing for what it asked, never where the
+ * policy file is or what its rules are called.
+ */
+export function refusal(
   policy: Policy,
   caller: Caller,
   method: string,
   grants: Grants | undefined,
   denial?: Denial,
-): CsiProxyError {
-  const message =
-    grants === undefined
-      ? `Policy ${policy.source} has no rule for caller ${caller.name}; ${method} is denied.`
-      : `Policy ${policy.source} denies ${method} to caller ${caller.name}: no "${denial?.grant ?? "methods"}" grant covers ${denial?.what ?? method} (rules: ${grants.rules.join(", ")}).`;
-  return new CsiProxyError(message, { code: "PERMISSION_DENIED" });
+): Refusal {
+  if (grants === undefined) {
+    return {
+      error: new CsiProxyError(`No policy rule admits this caller; ${method} is denied.`, {
+        code: "PERMISSION_DENIED",
+      }),
+      reason: `Policy ${policy.source} has no rule for caller ${caller.name}; ${method} is denied.`,
+    };
+  }
+  const what = `no "${denial?.grant ?? "methods"}" grant covers ${denial?.what ?? method}`;
+  return {
+    error: new CsiProxyError(`${method} is denied: ${what}.`, { code: "PERMISSION_DENIED" }),
+    reason: `Policy ${policy.source} denies ${method} to caller ${caller.name}: ${what} (rules: ${grants.rules.join(", ")}).`,
+  };
 }

@@ -11,13 +11,31 @@ import {
 /** One kind of grant: anything, or a list of what is granted. */
 export type Grant<T> = "any" | readonly T[];
 
+/** A folder grant: a pattern, and for the pods' CSI volumes, whose volumes it covers. */
+export interface PathGrant {
+  readonly pattern: PathPattern;
+  /**
+   * A CSI driver name: the pattern covers a pod volume's folder only when kubelet's
+   * `vol_data.json` in it names this driver (every driver's pod volumes share one parent).
+   */
+  readonly podVolumesOf?: string;
+}
+
+/**
+ * Methods that change the whole node for every caller: granted only by their own name, never
+ * by `*` or `group.*`.
+ */
+export const nodeWideMethods: ReadonlySet<string> = new Set(["iscsi.SetMutualChapSecret"]);
+
 /** The grants of the rules that match one caller, merged. */
 export interface Grants {
   /** The names of the rules merged here. */
   readonly rules: readonly string[];
   /** `group.Method` patterns. */
   readonly methods: readonly RegExp[];
-  readonly paths: readonly PathPattern[];
+  /** Node-wide methods granted by name. */
+  readonly nodeWide: ReadonlySet<string>;
+  readonly paths: readonly PathGrant[];
   readonly smbRemotePaths: Grant<string>;
   readonly iscsiPortals: Grant<PortalKey>;
   readonly iscsiTargets: readonly RegExp[];
@@ -30,12 +48,18 @@ export interface Grants {
   readonly services: Grant<string>;
 }
 
-/** The folders a CSI driver's node plugin works in, under the kubelet folder. */
-export function driverPaths(kubeletPath: string, driver: string): string[] {
+/**
+ * The folders a CSI driver's node plugin works in, under the kubelet folder: its plugin folders,
+ * and each pod volume folder of its own (`pods\<uid>\volumes\kubernetes.io~csi\<pv>`).
+ */
+export function driverPaths(kubeletPath: string, driver: string): PathGrant[] {
   return [
-    `${kubeletPath}\\plugins\\${driver}`,
-    `${kubeletPath}\\plugins\\kubernetes.io\\csi\\${driver}`,
-    `${kubeletPath}\\pods\\*\\volumes\\kubernetes.io~csi`,
+    { pattern: pathPattern(`${kubeletPath}\\plugins\\${driver}`) },
+    { pattern: pathPattern(`${kubeletPath}\\plugins\\kubernetes.io\\csi\\${driver}`) },
+    {
+      pattern: pathPattern(`${kubeletPath}\\pods\\*\\volumes\\kubernetes.io~csi\\*`),
+      podVolumesOf: driver,
+    },
   ];
 }
 
@@ -53,12 +77,11 @@ export function compileGrants(rules: readonly RuleSpec[], kubeletPath: string): 
   return {
     rules: rules.map((r) => r.name),
     methods: rules.flatMap((r) => r.methods).map(glob),
-    paths: rules
-      .flatMap((r) => [
-        ...(r.paths ?? []),
-        ...(r.driver === undefined ? [] : driverPaths(kubeletPath, r.driver)),
-      ])
-      .map(pathPattern),
+    nodeWide: new Set(rules.flatMap((r) => r.methods).filter((m) => nodeWideMethods.has(m))),
+    paths: rules.flatMap((r) => [
+      ...(r.paths ?? []).map((path) => ({ pattern: pathPattern(path) })),
+      ...(r.driver === undefined ? [] : driverPaths(kubeletPath, r.driver)),
+    ]),
     smbRemotePaths: union(
       rules.map((r) => r.smbRemotePaths),
       smbPrefix,

@@ -119,7 +119,8 @@ export function loadPolicy(
         {
           name: v1CompatiblePolicy,
           callers: [{ local: true }],
-          methods: ["*"],
+          // Node-wide methods are never implied by `*`; upstream allowed this one to every caller.
+          methods: ["*", "iscsi.SetMutualChapSecret"],
           paths: settings.workingDirs,
           smbRemotePaths: ["*"],
           iscsiPortals: ["*"],

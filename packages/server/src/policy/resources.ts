@@ -110,6 +110,8 @@ const table: Readonly<Record<string, readonly Extract[]>> = {
   "iscsi.ConnectTarget": [target],
   "iscsi.DisconnectTarget": [target],
   "iscsi.GetTargetDisks": [target],
+  // Which services exist and run is the node's; a caller sees those it is granted.
+  "system.GetService": [service],
   "system.StartService": [service],
   "system.StopService": [service],
 };
