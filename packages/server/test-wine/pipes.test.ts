@@ -2,13 +2,14 @@
 // raw HTTP/2 and koffi calls in a second Windows Node): Wine's kernel32/advapi32 are the Win32
 // implementation here, not a fake of ours. What Wine does not model (access checks, remote
 // clients) is not claimed: packages/server/docs/named-pipes.md says which evidence is whose.
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   alive,
   driveC,
   driver,
+  policyFile,
   scratch,
   startDriver,
   startServer,
@@ -42,16 +43,9 @@ function canonical(sddl: string): string {
   );
 }
 
-function policyFile(methods: string[]): string {
-  const file = join(scratch(), "policy.json");
-  const rule = { name: "wine", callers: [{ local: true }], methods, paths: [kubelet] };
-  writeFileSync(file, JSON.stringify({ version: 1, rules: [rule] }));
-  return winPath(file);
-}
-
 function serve(extra: string[] = []): Promise<WineServer> {
   mkdirSync(driveC(setup, kubelet), { recursive: true });
-  const policy = policyFile(["filesystem.PathExists", "filesystem.Mkdir"]);
+  const policy = policyFile(kubelet, ["filesystem.PathExists", "filesystem.Mkdir"]);
   return startServer(setup, ["--policy", policy, "--kubelet-path", kubelet, ...extra]);
 }
 

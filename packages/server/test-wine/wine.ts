@@ -51,6 +51,14 @@ export function upstreamPipeNames(): string[] {
   );
 }
 
+/** A policy file granting the local caller `methods` under `root`, as Windows sees its path. */
+export function policyFile(root: string, methods: readonly string[]): string {
+  const file = join(scratch(), "policy.json");
+  const rule = { name: "wine", callers: [{ local: true }], methods, paths: [root] };
+  writeFileSync(file, JSON.stringify({ version: 1, rules: [rule] }));
+  return winPath(file);
+}
+
 /** A fresh folder for one test's files. */
 export function scratch(): string {
   return mkdtempSync(join(tmpdir(), "csi-wine-"));
