@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   driveC,
   driver,
+  endPrefix,
   policyFile,
   startDriver,
   until,
@@ -73,39 +74,65 @@ function serviceProcesses(): number[] {
     .map(Number);
 }
 
+/** The states the service reported (SetServiceStatus of the one SERVICE_WIN32_OWN_PROCESS). */
+function reportedStates(trace: string): number[] {
+  return [...trace.matchAll(/:trace:service:SetServiceStatus \S+ 0x10 0x(\d+) /g)].map((match) =>
+    Number(match[1]),
+  );
+}
+
+/** The controls the service manager sent to csiproxy. */
+function controls(trace: string): number[] {
+  return [...trace.matchAll(/service_handle_control L"csiproxy" control (\d+)/g)].map((match) =>
+    Number(match[1]),
+  );
+}
+
+const binPath = () =>
+  [
+    `"${winPath(setup.node)}"`,
+    `"${winPath(join(setup.app, "dist", "bin.js"))}"`,
+    "--windows-service",
+    "--policy",
+    `"${policyFile(kubelet, ["filesystem.PathExists"])}"`,
+    "--kubelet-path",
+    kubelet,
+  ].join(" ");
+
+async function startService(): Promise<void> {
+  const started = await sc("start", "csiproxy");
+  expect(started).toMatch(/START_PENDING|RUNNING/);
+  await waitForState("RUNNING");
+}
+
 describe("--windows-service under Wine's service manager", () => {
-  // A plain process in the prefix for the whole test: when the last one exits, Wine shuts the
-  // prefix down and its service manager stops every service (what Windows does at shutdown).
-  const keeper = startDriver(setup, "hold", { holdMs: 150_000 }, 180_000);
-  keeper.result.catch(() => undefined);
+  // The prefix's first process after a restart passes its stderr and WINEDEBUG to the service
+  // manager (and so to the services it starts): this one's stderr is the service trace. It also
+  // keeps the prefix up: when a prefix's last plain process exits, Wine shuts the prefix down,
+  // and services.exe's exit can kill the service before it handles SERVICE_CONTROL_SHUTDOWN
+  // (a race seen both ways here), so SHUTDOWN is not tested under Wine.
+  let keeper: ReturnType<typeof startDriver>;
 
   beforeAll(async () => {
+    endPrefix(setup);
     for (const dir of ["C:\\ProgramData", "C:\\users\\Public"])
       rmSync(join(driveC(setup, dir), "csi-proxy-server"), { recursive: true, force: true });
+    keeper = startDriver(setup, "hold", { holdMs: 150_000 }, 180_000, "+service");
+    keeper.result.catch(() => undefined);
     await sc("delete", "csiproxy");
+    expect(await sc("create", "csiproxy", "binPath=", binPath())).not.toMatch(/fail/i);
   });
 
   afterAll(async () => {
-    await sc("stop", "csiproxy");
-    await sc("delete", "csiproxy");
     keeper.process.child.kill("SIGKILL");
     await keeper.process.exited;
+    await sc("stop", "csiproxy");
+    await sc("delete", "csiproxy");
+    endPrefix(setup);
   });
 
-  it("sc create, start: RUNNING and serving; sc stop: STOPPED, every pipe gone, no process left", async () => {
-    const binPath = [
-      `"${winPath(setup.node)}"`,
-      `"${winPath(join(setup.app, "dist", "bin.js"))}"`,
-      "--windows-service",
-      "--policy",
-      `"${policyFile(kubelet, ["filesystem.PathExists"])}"`,
-      "--kubelet-path",
-      kubelet,
-    ].join(" ");
-    expect(await sc("create", "csiproxy", "binPath=", binPath)).not.toMatch(/fail/i);
-    const started = await sc("start", "csiproxy");
-    expect(started).toMatch(/START_PENDING|RUNNING/);
-    await waitForState("RUNNING");
+  it("sc start: RUNNING and serving; sc stop: STOP_PENDING, STOPPED, every pipe gone, no process left", async () => {
+    await startService();
     expect(serviceLog()).toMatch(/\{"ready":true/);
 
     const [answer] = await driver<{ code: number; response?: unknown }[]>(setup, "calls", {
@@ -128,5 +155,9 @@ describe("--windows-service under Wine's service manager", () => {
     );
     const found = await driver<Record<string, string>>(setup, "probe", { names });
     for (const name of names) expect(found[name], name).toBe("absent:2");
+    // START_PENDING, RUNNING, then on SERVICE_CONTROL_STOP (1): STOP_PENDING, STOPPED.
+    const trace = keeper.process.stderr();
+    expect(controls(trace)).toContain(1);
+    expect(reportedStates(trace)).toEqual([2, 4, 3, 1]);
   });
 });

@@ -2,7 +2,7 @@
 // tools/wine/provision.mjs made) and the client driver (client/driver.mjs). Every process is
 // bounded: it is killed once its time is up, and stdout/stderr go to files (Windows Node under
 // Wine fails with EBADF on pipes).
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import {
   copyFileSync,
   mkdirSync,
@@ -13,7 +13,7 @@ import {
 } from "node:fs";
 import { openSync, closeSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** Where `pnpm test:win32` put Wine, node.exe, the deployed server and the prefix. */
@@ -76,13 +76,17 @@ export interface WinProcess {
 export function spawnWin(
   setup: WineSetup,
   args: readonly string[],
-  { timeoutMs, dir = scratch() }: { timeoutMs: number; dir?: string },
+  {
+    timeoutMs,
+    dir = scratch(),
+    winedebug = "-all",
+  }: { timeoutMs: number; dir?: string; winedebug?: string },
 ): WinProcess {
   const out = join(dir, `out-${process.hrtime.bigint()}.log`);
   const err = `${out}.err`;
   const fds = [openSync(out, "w"), openSync(err, "w")] as const;
   const child = spawn(setup.wine, [setup.node, ...args], {
-    env: { ...process.env, WINEPREFIX: setup.prefix, WINEDEBUG: "-all" },
+    env: { ...process.env, WINEPREFIX: setup.prefix, WINEDEBUG: winedebug },
     stdio: ["ignore", fds[0], fds[1]],
   });
   for (const fd of fds) closeSync(fd);
@@ -116,6 +120,7 @@ export function startDriver<T>(
   command: string,
   input: unknown,
   timeoutMs = 60_000,
+  winedebug?: string,
 ): { process: WinProcess; result: Promise<T> } {
   const dir = scratch();
   const inputFile = join(dir, "input.json");
@@ -124,7 +129,7 @@ export function startDriver<T>(
   const proc = spawnWin(
     setup,
     [winPath(driverPath(setup)), command, winPath(inputFile), winPath(outputFile)],
-    { timeoutMs, dir },
+    { timeoutMs, dir, ...(winedebug === undefined ? {} : { winedebug }) },
   );
   const result = proc.exited.then((code) => {
     let output: { ok: boolean; result?: T; error?: string };
@@ -207,6 +212,16 @@ export async function startServer(
       return proc.exited;
     },
   };
+}
+
+/** Ends every process of the suite's prefix (wineserver -k): the next Wine call starts it afresh. */
+export function endPrefix(setup: WineSetup): void {
+  // Exits non-zero when no wineserver runs: nothing to end then.
+  spawnSync(join(dirname(setup.wine), "wineserver"), ["-k"], {
+    env: { ...process.env, WINEPREFIX: setup.prefix },
+    stdio: "ignore",
+    timeout: 30_000,
+  });
 }
 
 /** Whether the Linux process `pid` (a Windows process under Wine) still exists. */
