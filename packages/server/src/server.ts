@@ -29,7 +29,7 @@ import {
 import { serveMetrics, type MetricsListener } from "./metrics/listener.js";
 import { ServerMetrics } from "./metrics/registry.js";
 import { grpcStatusOf } from "./status.js";
-import { detailsOf } from "./upstream-text.js";
+import { boundDetails, detailsOf } from "./upstream-text.js";
 
 /** Options of {@link startServer}; the bin's flags map onto them one to one. */
 export interface ServerOptions {
@@ -108,7 +108,7 @@ function unary(
     const options = callOptionsFromGrpcCall(call);
     const fail = (code: status, details: string) => {
       end?.(code);
-      callback({ code, details });
+      callback({ code, details: boundDetails(details) });
     };
     if (options.deadline !== undefined && Number(options.deadline) <= Date.now()) {
       fail(status.DEADLINE_EXCEEDED, `${rpc}: the deadline had passed before the call started.`);

@@ -27,3 +27,20 @@ export function detailsOf(group: string, rpc: string, error: unknown): string {
   const marker = markers[`${group}.${rpc}`]?.[error.code];
   return marker === undefined || message.includes(marker) ? message : `${message} (${marker})`;
 }
+
+/** The most characters of status details sent; grpc-message is a header, and peers cap headers. */
+export const maxDetailsLength = 1024;
+const keptTail = 160;
+
+/**
+ * `details` cut to {@link maxDetailsLength}, keeping its start and its end (where upstream's
+ * marker text goes): a caller-sized value in an error message (a 300 KB path) would otherwise
+ * make a grpc-message trailer larger than the client accepts (grpc-js: 8 KiB of metadata), and
+ * the call would hang to its deadline instead of failing.
+ */
+export function boundDetails(details: string): string {
+  if (details.length <= maxDetailsLength) return details;
+  const cut = `… (${details.length - maxDetailsLength} characters left out) …`;
+  const head = maxDetailsLength - keptTail - cut.length;
+  return `${details.slice(0, head)}${cut}${details.slice(-keptTail)}`;
+}
