@@ -118,6 +118,29 @@ describe("csi-proxy-server's pipes in Windows Node under Wine", () => {
     expect(codes).toEqual({ 'ok:{"exists":true}': 200 });
   });
 
+  it("a 300 KB request arrives whole (many ReadFile completions) and its error answers at once", async () => {
+    const answers = await driver<Call[]>(setup, "calls", {
+      target: filesystem,
+      calls: [
+        { method: "PathExists", request: { path: `${kubelet}\\${"a".repeat(300_000)}` } },
+        pathExists,
+      ],
+    });
+    expect(answers[0]?.code, answers[0]?.details?.slice(0, 200)).toBe(3);
+    expect(answers[0]?.details).toContain("characters left out");
+    expect(answers[1]).toMatchObject({ code: 0, response: { exists: true } });
+  });
+
+  it("150 clients, one call each, on as many pipe instances", async () => {
+    const codes = await driver<Record<string, number>>(setup, "concurrent", {
+      target: filesystem,
+      channels: 150,
+      perChannel: 1,
+      ...pathExists,
+    });
+    expect(codes).toEqual({ 'ok:{"exists":true}': 150 });
+  });
+
   it("a client cancelling mid-call gets CANCELLED, and the pipe keeps serving", async () => {
     const { codes, after } = await driver<{ codes: Record<string, number>; after: Call }>(
       setup,
