@@ -1,7 +1,7 @@
 // `csi-proxy-server --windows-service` under Wine's service manager (services.exe): created,
 // started, queried and stopped with Wine's sc.exe, as upstream's install scripts do with Windows'.
 import { execFile } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -115,6 +115,7 @@ describe("--windows-service under Wine's service manager", () => {
 
   beforeAll(async () => {
     endPrefix(setup);
+    mkdirSync(driveC(setup, kubelet), { recursive: true });
     for (const dir of ["C:\\ProgramData", "C:\\users\\Public"])
       rmSync(join(driveC(setup, dir), "csi-proxy-server"), { recursive: true, force: true });
     keeper = startDriver(setup, "hold", { holdMs: 150_000 }, 180_000, "+service");
