@@ -10,6 +10,7 @@ import {
   driver,
   endPrefix,
   policyFile,
+  scratch,
   startDriver,
   until,
   upstreamPipeNames,
@@ -118,8 +119,17 @@ describe("--windows-service under Wine's service manager", () => {
     mkdirSync(driveC(setup, kubelet), { recursive: true });
     for (const dir of ["C:\\ProgramData", "C:\\users\\Public"])
       rmSync(join(driveC(setup, dir), "csi-proxy-server"), { recursive: true, force: true });
-    keeper = startDriver(setup, "hold", { holdMs: 150_000 }, 180_000, "+service");
+    const readyFile = join(scratch(), "keeper");
+    keeper = startDriver(
+      setup,
+      "hold",
+      { holdMs: 150_000, readyFile: winPath(readyFile) },
+      180_000,
+      "+service",
+    );
     keeper.result.catch(() => undefined);
+    // Only once it runs may another Wine call come: whichever starts the prefix passes its stderr on.
+    await until(() => (existsSync(readyFile) ? true : undefined), 60_000, "the keeper");
     await sc("delete", "csiproxy");
     expect(await sc("create", "csiproxy", "binPath=", binPath())).not.toMatch(/fail/i);
   });

@@ -216,12 +216,14 @@ export async function startServer(
 
 /** Ends every process of the suite's prefix (wineserver -k): the next Wine call starts it afresh. */
 export function endPrefix(setup: WineSetup): void {
-  // Exits non-zero when no wineserver runs: nothing to end then.
-  spawnSync(join(dirname(setup.wine), "wineserver"), ["-k"], {
-    env: { ...process.env, WINEPREFIX: setup.prefix },
-    stdio: "ignore",
-    timeout: 30_000,
-  });
+  // -k exits non-zero when no wineserver runs (nothing to end then); -w waits until it is gone,
+  // so the next Wine call starts a new one rather than joining the one going away.
+  for (const flag of ["-k", "-w"])
+    spawnSync(join(dirname(setup.wine), "wineserver"), [flag], {
+      env: { ...process.env, WINEPREFIX: setup.prefix },
+      stdio: "ignore",
+      timeout: 30_000,
+    });
 }
 
 /** Whether the Linux process `pid` (a Windows process under Wine) still exists. */

@@ -291,7 +291,8 @@ async function broken({ pipe, path, message, count }) {
   return outcomes;
 }
 
-async function hold({ holdMs }) {
+async function hold({ holdMs, readyFile }) {
+  if (readyFile !== undefined) writeFileSync(readyFile, "holding");
   await new Promise((resolve) => setTimeout(resolve, holdMs));
   return { held: true };
 }
