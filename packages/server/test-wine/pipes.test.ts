@@ -10,6 +10,7 @@ import {
   driveC,
   driver,
   policyFile,
+  removeScratch,
   scratch,
   startDriver,
   startServer,
@@ -21,6 +22,7 @@ import {
 } from "./wine.js";
 
 const setup = wineSetup();
+afterAll(removeScratch);
 const names = upstreamPipeNames();
 const kubelet = "C:\\csi-wine\\kubelet";
 const PERMISSION_DENIED = 7;

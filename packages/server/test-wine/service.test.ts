@@ -10,6 +10,7 @@ import {
   driver,
   endPrefix,
   policyFile,
+  removeScratch,
   scratch,
   startDriver,
   until,
@@ -19,6 +20,7 @@ import {
 } from "./wine.js";
 
 const setup = wineSetup();
+afterAll(removeScratch);
 const names = upstreamPipeNames();
 const kubelet = "C:\\csi-wine\\kubelet";
 const run = promisify(execFile);

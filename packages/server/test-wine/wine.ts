@@ -4,14 +4,16 @@
 // Wine fails with EBADF on pipes).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import {
+  closeSync,
   copyFileSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
+  rmSync,
   writeFileSync,
 } from "node:fs";
-import { openSync, closeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -59,9 +61,19 @@ export function policyFile(root: string, methods: readonly string[]): string {
   return winPath(file);
 }
 
+// One folder per test file for every scratch folder; each file's afterAll removes it.
+let scratchRoot: string | undefined;
+
 /** A fresh folder for one test's files. */
 export function scratch(): string {
-  return mkdtempSync(join(tmpdir(), "csi-wine-"));
+  scratchRoot ??= mkdtempSync(join(tmpdir(), "csi-wine-"));
+  return mkdtempSync(join(scratchRoot, "t-"));
+}
+
+/** Removes every scratch folder (each test file's last afterAll). */
+export function removeScratch(): void {
+  if (scratchRoot !== undefined) rmSync(scratchRoot, { recursive: true, force: true });
+  scratchRoot = undefined;
 }
 
 /** A Windows process under Wine; `exited` settles with its exit code (null when killed). */
