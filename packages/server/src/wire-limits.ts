@@ -8,12 +8,13 @@ import type { ServerOptions as GrpcServerOptions } from "@grpc/grpc-js";
 export const maxRequestBytes = 256 * 1024;
 
 /**
- * The most characters of a status's details sent (4,096). Details travel in the `grpc-message`
+ * The most characters of a status's details sent (1,024). Details travel in the `grpc-message`
  * trailer; a header block over 64 KiB once compressed cannot be sent, and grpc-js then neither
- * answers nor resets the stream, so the call and every later one on its connection hang. 4,096
- * characters percent-encoded (at most 9 bytes each) stay far below that.
+ * answers nor resets the stream, so the call and every later one on its connection hang; and a
+ * grpc-js client takes at most 8 KiB of metadata. 1,024 characters percent-encoded (at most 9
+ * bytes each) stay near that cap even for non-ASCII text, and far below the other.
  */
-export const maxDetailsLength = 4096;
+export const maxDetailsLength = 1024;
 
 /** Options of every endpoint's grpc-js `Server`. */
 export const grpcServerOptions: GrpcServerOptions = {

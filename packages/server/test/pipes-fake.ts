@@ -170,6 +170,21 @@ export class FakePipes implements PipeApi {
     return client;
   }
 
+  /**
+   * A client that opens the pipe and closes it before the server's ConnectNamedPipe completes:
+   * Windows then fails that ConnectNamedPipe with ERROR_NO_DATA (Wine does too).
+   */
+  dialAndHangUp(name: string): void {
+    const instance = [...this.#instances.values()].find(
+      (i) => i.name === name && i.state === "listening" && i.connectWaiter !== undefined,
+    );
+    if (instance === undefined) throw new Win32Error("CreateFileW", WinError.ERROR_PIPE_BUSY);
+    instance.state = "disconnected";
+    const waiter = instance.connectWaiter;
+    instance.connectWaiter = undefined;
+    waiter?.reject(new Win32Error("ConnectNamedPipe", WinError.ERROR_NO_DATA));
+  }
+
   #live(pipe: PipeHandle, syscall: string): Instance {
     const instance = this.#instances.get(pipe);
     if (instance === undefined || instance.state === "closed") {

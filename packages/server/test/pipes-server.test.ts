@@ -6,9 +6,36 @@ import { expect, it } from "vitest";
 import { servedApis } from "../src/endpoints.js";
 import { startServer } from "../src/server.js";
 import { FakePipes } from "./pipes-fake.js";
+import { maxDetailsLength } from "../src/wire-limits.js";
 import { RawGrpcClient } from "./raw-grpc.js";
 
 const PERMISSION_DENIED = 7;
+
+/** The server on faked pipes under `policy`, and a raw client of one group-version's pipe. */
+async function servePipesTo(policy: string, group: string, version: string, service: string) {
+  const pipes = new FakePipes();
+  const server = await startServer({
+    simulate: true,
+    policy,
+    namedPipes: { api: pipes },
+    audit: () => undefined,
+  });
+  const name = server.endpoints[`${group}-${version}`] ?? "";
+  const client = new RawGrpcClient(
+    name,
+    `${group}/${version}/api.proto`,
+    `${version}.${service}`,
+    undefined,
+    () => pipes.dial(name),
+  );
+  return {
+    client,
+    close: async () => {
+      client.close();
+      await server.close();
+    },
+  };
+}
 
 // The server's named-pipe transport end to end on Linux: the real server, policy and groups on
 // the simulated node, with the Win32 pipe calls faked (the real ones run in the Windows workflow).
@@ -60,26 +87,11 @@ describeWithPwsh("startServer on named pipes (Win32 calls faked)", (pwsh) => {
       { name: "serial", callers: [{ local: true }], methods: ["system.GetBIOSSerialNumber"] },
     ];
     writeFileSync(policy, JSON.stringify({ version: 1, rules }));
-    const pipes = new FakePipes();
-    const server = await startServer({
-      simulate: true,
-      policy,
-      namedPipes: { api: pipes },
-      audit: () => undefined,
-    });
-    const name = server.endpoints["system-v1alpha1"] ?? "";
-    const client = new RawGrpcClient(
-      name,
-      "system/v1alpha1/api.proto",
-      "v1alpha1.System",
-      undefined,
-      () => pipes.dial(name),
-    );
+    const { client, close } = await servePipesTo(policy, "system", "v1alpha1", "System");
     try {
       expect((await client.call("StopService", { name: "MSiSCSI" })).code).toBe(PERMISSION_DENIED);
     } finally {
-      client.close();
-      await server.close();
+      await close();
     }
   });
 
@@ -95,4 +107,26 @@ describeWithPwsh("startServer on named pipes (Win32 calls faked)", (pwsh) => {
     ).rejects.toThrow(/WD|Everyone/);
     expect(pipes.calls).toEqual([]);
   });
+
+  // Found by the Win32 suite under Wine (test-wine): a 300 KB path came back in an
+  // INVALID_ARGUMENT whose grpc-message trailer was larger than the client's header limit, so
+  // the call hung to its deadline and, under Wine, the connection with it.
+  it("an error naming a caller-sized value answers promptly, its details bounded", async () => {
+    process.env.CSI_WINSIM_PWSH = pwsh;
+    const { client, close } = await servePipesTo("v1-compatible", "filesystem", "v1", "Filesystem");
+    try {
+      const path = `C:\\var\\lib\\kubelet\\${"a".repeat(300_000)}`;
+      const reply = await client.call("PathExists", { path }, { timeoutMs: 10_000 });
+      expect(reply.code, reply.details.slice(0, 200)).toBe(3);
+      expect(reply.details).toMatch(
+        /^The path is longer than 260 characters: C:\\var\\lib\\kubelet\\a+/,
+      );
+      expect(reply.details.length).toBeLessThanOrEqual(maxDetailsLength + 100);
+      expect(reply.details).toContain("characters not sent");
+      const after = await client.call("PathExists", { path: "C:\\var\\lib\\kubelet" });
+      expect(after.code, after.details).toBe(0);
+    } finally {
+      await close();
+    }
+  }, 30_000);
 });

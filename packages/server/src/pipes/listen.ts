@@ -1,6 +1,6 @@
 import { CsiProxyError } from "@csi-proxy/exec";
 import { type Server, ServerCredentials } from "@grpc/grpc-js";
-import { type PipeApi, type PipeHandle, Win32Error, WinError } from "./api.js";
+import { isPeerGone, type PipeApi, type PipeHandle, Win32Error, WinError } from "./api.js";
 import { PipeDuplex } from "./duplex.js";
 import { loadWin32PipeApi } from "./win32.js";
 
@@ -90,9 +90,20 @@ function startPipe(server: Server, pipeName: string, options: ServePipeOptions):
       (error: unknown) => {
         if (closing) return;
         release(pipe);
-        retry(error);
+        // A client that connected and closed before ConnectNamedPipe ran (ERROR_NO_DATA) is no
+        // failure: listen again at once, or a stream of such clients would keep the name empty.
+        if (isPeerGone(error)) relisten();
+        else retry(error);
       },
     );
+  };
+
+  const relisten = (): void => {
+    try {
+      accept(api.create(pipeName, sddl, false));
+    } catch (error) {
+      retry(error);
+    }
   };
 
   const handOver = (pipe: PipeHandle, onClose?: () => void): void => {
@@ -112,12 +123,7 @@ function startPipe(server: Server, pipeName: string, options: ServePipeOptions):
     const delay = Math.min(5000, 50 * 2 ** Math.min(failures, 7));
     process.emitWarning(`named pipe ${pipeName}: ${String(error)}; retrying in ${delay} ms`);
     setTimeout(() => {
-      if (closing) return;
-      try {
-        accept(api.create(pipeName, sddl, false));
-      } catch (again) {
-        retry(again);
-      }
+      if (!closing) relisten();
     }, delay);
   };
 
