@@ -1,6 +1,5 @@
 // A process that swaps a folder of its own for a link to someone else's while calls run: with
 // Node's host on Linux every folder on the way is held open, so no call acts outside its roots.
-import { spawn } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -12,6 +11,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { inBatches, whileSwapping } from "@csi-proxy/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Filesystem } from "../src/index.js";
 
@@ -32,62 +32,9 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-// Swaps `sub` between its folder (moved aside and back, files and all) and a link to `theirs`,
-// about every millisecond, until stdin closes or 20 s pass: bounded either way. Measured with a
-// host that acts by name (no openDirectory), 17 to 20 of 300 mkdir calls below landed in
-// `theirs`; with Node's host, none.
-const swapper = `
-const fs = require("node:fs");
-const [sub, theirs] = process.argv.slice(1);
-const until = Date.now() + 20000;
-const nap = () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
-let stop = false;
-process.stdin.on("end", () => (stop = true)).resume();
-console.log("ready");
-(function loop() {
-  for (let i = 0; i < 100 && !stop && Date.now() < until; i++) {
-    // Removed by a call: the folder comes back with a file in it.
-    try { fs.mkdirSync(sub); } catch {}
-    try { fs.writeFileSync(sub + "/f", "x"); } catch {}
-    try { fs.renameSync(sub, sub + ".away"); } catch {}
-    try { fs.symlinkSync(theirs, sub, "dir"); } catch {}
-    nap();
-    try { fs.unlinkSync(sub); } catch {}
-    try { fs.renameSync(sub + ".away", sub); } catch {}
-    nap();
-  }
-  if (!stop && Date.now() < until) setImmediate(loop); else process.exit(0);
-})();
-`;
-
-/** Runs `count` calls four at a time, as a driver's node plugin would, and settles them all. */
-async function inBatches(
-  count: number,
-  call: (i: number) => Promise<unknown>,
-): Promise<PromiseSettledResult<unknown>[]> {
-  const out: PromiseSettledResult<unknown>[] = [];
-  for (let i = 0; i < count; i += 4) {
-    out.push(...(await Promise.allSettled([0, 1, 2, 3].map((k) => call(i + k)))));
-  }
-  return out;
-}
-
-async function whileSwapping<T>(work: () => Promise<T>): Promise<T> {
-  const child = spawn(process.execPath, ["-e", swapper, join(mine, "sub"), theirs], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  await new Promise((resolve, reject) => {
-    child.stdout.once("data", resolve);
-    child.once("exit", () => reject(new Error("the swapper ended before it was ready")));
-  });
-  try {
-    return await work();
-  } finally {
-    child.stdin.end();
-    await exited;
-  }
-}
+// Measured with a host that acts by name (no openDirectory), 17 to 20 of 300 mkdir calls below
+// landed in `theirs`; with Node's host, none.
+const swapping = <T>(work: () => Promise<T>) => whileSwapping(join(mine, "sub"), theirs, work);
 
 function theirsUntouched(): void {
   expect(readdirSync(theirs)).toEqual(["precious"]);
@@ -98,7 +45,7 @@ describe("a folder swapped for a link while calls run (Node's host on Linux)", (
 
   it.runIf(onLinux)("mkdir never creates a folder in the other root", async () => {
     const fs = new Filesystem({ pathStyle: "posix", allowedRoots: [dir] }).confine([mine]);
-    const outcomes = await whileSwapping(() =>
+    const outcomes = await swapping(() =>
       inBatches(300, (i) => fs.mkdir({ path: join(mine, "sub", `x${i}`) })),
     );
     theirsUntouched();
@@ -118,7 +65,7 @@ describe("a folder swapped for a link while calls run (Node's host on Linux)", (
     async () => {
       const fs = new Filesystem({ pathStyle: "posix", allowedRoots: [dir] }).confine([mine]);
       const sub = join(mine, "sub");
-      const outcomes = await whileSwapping(() =>
+      const outcomes = await swapping(() =>
         inBatches(200, (i) =>
           i % 2 === 0 ? fs.rmdirContents({ path: sub }) : fs.rmdir({ path: sub, force: true }),
         ),

@@ -110,3 +110,26 @@ export function kubeletPublishes(root: string, podUid: string, pv: string, drive
   writeFileSync(join(folder, "vol_data.json"), JSON.stringify(data));
   return `C:\\var\\lib\\kubelet\\pods\\${podUid}\\volumes\\kubernetes.io~csi\\${pv}`;
 }
+
+/** The bin on a simulated node of `scenario` under `policy`, auditing to a file of its own. */
+export async function startOnScenario(
+  pwsh: string,
+  scenario: unknown,
+  policy: unknown,
+  args: readonly string[] = [],
+): Promise<{ bin: RunningBin; dir: string; auditLog: string }> {
+  const dir = mkdtempSync(join(tmpdir(), "csi-scenario-"));
+  writeFileSync(join(dir, "scenario.json"), JSON.stringify(scenario));
+  writeFileSync(join(dir, "policy.json"), JSON.stringify(policy));
+  const auditLog = join(dir, "audit.jsonl");
+  const bin = await startBin(pwsh, [
+    "--simulate-scenario",
+    join(dir, "scenario.json"),
+    "--policy",
+    join(dir, "policy.json"),
+    "--audit-log",
+    auditLog,
+    ...args,
+  ]);
+  return { bin, dir, auditLog };
+}

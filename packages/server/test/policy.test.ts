@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createPowerShell, type PowerShell } from "@csi-proxy/exec";
 import { Iscsi } from "@csi-proxy/iscsi";
@@ -7,7 +6,7 @@ import { describeWithPwsh } from "@csi-proxy/test-utils";
 import { Volume } from "@csi-proxy/volume";
 import { demoNodeWorld, scenarios, winsimModulePath, type CallLogEntry } from "@csi-proxy/winsim";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { kubeletPublishes, startBin, type RunningBin } from "./harness.js";
+import { kubeletPublishes, startOnScenario, type RunningBin } from "./harness.js";
 
 const OK = 0;
 const PERMISSION_DENIED = 7;
@@ -120,18 +119,7 @@ describeWithPwsh(
     }
 
     beforeAll(async () => {
-      const dir = mkdtempSync(join(tmpdir(), "csi-policy-"));
-      writeFileSync(join(dir, "scenario.json"), JSON.stringify(scenario()));
-      writeFileSync(join(dir, "policy.json"), JSON.stringify(policy));
-      auditLog = join(dir, "audit.jsonl");
-      bin = await startBin(pwsh, [
-        "--simulate-scenario",
-        join(dir, "scenario.json"),
-        "--policy",
-        join(dir, "policy.json"),
-        "--audit-log",
-        auditLog,
-      ]);
+      ({ bin, auditLog } = await startOnScenario(pwsh, scenario(), policy));
       // Another driver on the same node, working on the host directly.
       outOfBand = createPowerShell({
         executable: pwsh,

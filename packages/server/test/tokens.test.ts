@@ -5,42 +5,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describeWithPwsh } from "@csi-proxy/test-utils";
-import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
+import { exportJWK, generateKeyPair, type JWK } from "jose";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startBin, type RunningBin } from "./harness.js";
+import { signToken, tokenAudience, tokenIssuer, type TokenClaims } from "./sa-tokens.js";
 
 const OK = 0;
 const PERMISSION_DENIED = 7;
 const UNAUTHENTICATED = 16;
-const audience = "csi-proxy-test";
-const issuer = "https://kubernetes.default.svc.cluster.local";
+const audience = tokenAudience;
+const issuer = tokenIssuer;
 const kid = "sa-key-1";
 
 type Key = Awaited<ReturnType<typeof generateKeyPair>>["privateKey"];
 
-// A projected service-account token as the kubelet gets it from the API server.
-async function token(
-  key: Key,
-  claims: { namespace?: string; name?: string; aud?: string; iss?: string; exp?: number } = {},
-): Promise<string> {
-  const namespace = claims.namespace ?? "kube-system";
-  const name = claims.name ?? "csi-node";
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({
-    "kubernetes.io": {
-      namespace,
-      serviceaccount: { name, uid: "u-1" },
-      pod: { name: "csi-node-x", uid: "p-1" },
-    },
-  })
-    .setProtectedHeader({ alg: "RS256", kid })
-    .setSubject(`system:serviceaccount:${namespace}:${name}`)
-    .setAudience(claims.aud ?? audience)
-    .setIssuer(claims.iss ?? issuer)
-    .setIssuedAt(now - 60)
-    .setExpirationTime(claims.exp ?? now + 3600)
-    .sign(key);
-}
+const token = (key: Key, claims?: TokenClaims) => signToken(key, kid, claims);
 
 // `alg: none` with the right claims: a verifier that trusted the header would accept it.
 function unsigned(): string {

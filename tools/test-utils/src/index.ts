@@ -73,3 +73,4 @@ export { badCallOptions, gate, publicMethods } from "./methods.js";
 export type { MethodCall } from "./methods.js";
 export { describeErrorGuards } from "./error-guards.js";
 export type { ErrorGuardCase } from "./error-guards.js";
+export { inBatches, whileSwapping } from "./swapper.js";

@@ -33,7 +33,7 @@ export interface RuleSpec {
   readonly callers: readonly CallerSpec[];
   /** RPCs as `group.Method` (any version), `group.*` or `*`. */
   readonly methods: readonly string[];
-  /** A CSI driver name: its plugin folders and the pods' CSI volume folders. */
+  /** A CSI driver name: its plugin folders and the pod volume folders kubelet made for it. */
   readonly driver?: string;
   /** Windows folders every path field must lie in; a `*` segment is any one name. */
   readonly paths?: readonly string[];
@@ -47,7 +47,7 @@ export interface RuleSpec {
   readonly disks?: "*" | DiskGrantSpec;
   /** Volume ids granted besides the volumes of granted disks, or `*`. */
   readonly volumes?: readonly string[];
-  /** Service names StartService and StopService may act on, or `*`. */
+  /** Service names GetService, StartService and StopService may act on, or `*`. */
   readonly services?: readonly string[];
 }
 
