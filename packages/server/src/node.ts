@@ -68,7 +68,7 @@ export async function simulatedNode(
     }
   };
   try {
-    const paths = simulatedPaths(sim.root);
+    const paths = simulatedPaths(sim.root, (hostPath) => winsim.localToUnc(sim, hostPath));
     const roots = workingDirs.map((dir) => paths.toHost(dir));
     for (const root of roots) mkdirSync(root, { recursive: true });
     shell = await winsim.createSimulatedPowerShell(sim);

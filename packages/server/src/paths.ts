@@ -10,18 +10,32 @@ export interface PathMapping {
   toHost(windowsPath: string): string;
   /** The Windows path of a host path, or undefined when it lies outside what requests can name. */
   fromHost(hostPath: string): string | undefined;
+  /** The SMB remote path (`\\server\share\...`) a link's host target stands for, if it is one. */
+  remoteOf(hostPath: string): string | undefined;
 }
 
+// `\\server\share`, not a `\\?\` or `\\.\` device path (libuv's readlink gives an SMB
+// mapping's link target back as `\\server\share\...`, without `\??\UNC\`).
+const uncPath = /^\\\\(?![?.]\\)[^\\]+\\[^\\]+/;
+
 /** Windows: paths reach the host as they are. */
-export const windowsPaths: PathMapping = { toHost: (path) => path, fromHost: (path) => path };
+export const windowsPaths: PathMapping = {
+  toHost: (path) => path,
+  fromHost: (path) => (uncPath.test(path) ? undefined : path),
+  remoteOf: (path) => (uncPath.test(path) ? path.replace(/\\+$/, "") : undefined),
+};
 
 /**
  * The simulated node: `C:\var\lib\kubelet\x` is `<root>/var/lib/kubelet/x`. Only drive C:
- * exists there. Names keep their case, so the simulated node is case-sensitive where Windows is
+ * exists there; `remoteOf` names the share a simulated share folder stands for. Names keep their case, so the simulated node is case-sensitive where Windows is
  * not: a client that changes a path's case between calls fails here, not on Windows.
  */
-export function simulatedPaths(root: string): PathMapping {
+export function simulatedPaths(
+  root: string,
+  remoteOf: (hostPath: string) => string | undefined = () => undefined,
+): PathMapping {
   return {
+    remoteOf: (hostPath) => remoteOf(hostPath)?.replace(/\\+$/, ""),
     toHost(windowsPath) {
       if (!/^C:\\/i.test(windowsPath)) {
         throw invalidArgument(`The simulated node has only drive C:, not ${windowsPath}`);

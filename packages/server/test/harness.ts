@@ -111,7 +111,10 @@ export function kubeletPublishes(root: string, podUid: string, pv: string, drive
   return `C:\\var\\lib\\kubelet\\pods\\${podUid}\\volumes\\kubernetes.io~csi\\${pv}`;
 }
 
-/** The bin on a simulated node of `scenario` under `policy`, auditing to a file of its own. */
+/**
+ * The bin on a simulated node of `scenario` under `policy` (a policy object, or a built-in
+ * policy's name such as `v1-compatible`), auditing to a file of its own.
+ */
 export async function startOnScenario(
   pwsh: string,
   scenario: unknown,
@@ -121,12 +124,13 @@ export async function startOnScenario(
   const dir = mkdtempSync(join(tmpdir(), "csi-scenario-"));
   writeFileSync(join(dir, "scenario.json"), JSON.stringify(scenario));
   writeFileSync(join(dir, "policy.json"), JSON.stringify(policy));
+  const policyArg = typeof policy === "string" ? policy : join(dir, "policy.json");
   const auditLog = join(dir, "audit.jsonl");
   const bin = await startBin(pwsh, [
     "--simulate-scenario",
     join(dir, "scenario.json"),
     "--policy",
-    join(dir, "policy.json"),
+    policyArg,
     "--audit-log",
     auditLog,
     ...args,

@@ -5,7 +5,7 @@ import type { Caller } from "../identity.js";
 import type { Policy } from "./load.js";
 import { nodeWideMethods, type PathGrant } from "./grants.js";
 import { pathMatches, samePortal, smbMatches, type PortalKey } from "./match.js";
-import type { PathResolver } from "./resolve.js";
+import type { PathResolver, Resolved } from "./resolve.js";
 import { describeResource, type Resource } from "./resources.js";
 
 /** A refusal: which grant kind was missing, for what. */
@@ -245,15 +245,40 @@ export class Authorizer {
     followFinal: boolean,
   ): Promise<string[] | undefined> {
     if (this.#resolve === undefined) return [];
-    let resolved: string | undefined;
+    let resolved: Resolved | undefined;
     try {
       resolved = await this.#resolve(path, followFinal);
     } catch {
       return undefined; // a link loop, a folder that cannot be read: not shown to be granted
     }
     if (resolved === undefined) return undefined;
-    const folders = await this.#grantedFolders(grants, resolved);
+    if ("remote" in resolved) {
+      return (await this.#mappedShareGranted(grants, resolved.remote, resolved.via))
+        ? []
+        : undefined;
+    }
+    const folders = await this.#grantedFolders(grants, resolved.local);
     return folders.length === 0 ? undefined : folders;
+  }
+
+  /**
+   * A path that leads to an SMB share through a link (an SMB driver's staging path, which
+   * NewSmbGlobalMapping made a link to the share) is covered when the share path lies in the
+   * caller's `smbRemotePaths` and the link lies in a folder of its own that no pod writes in:
+   * a link a pod made in its pod volume leads nowhere, even to a granted share.
+   */
+  async #mappedShareGranted(grants: Grants, remote: string, via: string): Promise<boolean> {
+    let inPrefix: boolean;
+    try {
+      inPrefix =
+        grants.smbRemotePaths === "any" ||
+        grants.smbRemotePaths.some((prefix) => smbMatches(remote, prefix));
+    } catch {
+      return false; // not a remote path the SMB group would take
+    }
+    if (!inPrefix) return false;
+    const plain = { ...grants, paths: grants.paths.filter((g) => g.podVolumesOf === undefined) };
+    return (await this.#grantedFolders(plain, via)).length > 0;
   }
 
   #offline(grants: Grants, resource: Resource): Decision {
