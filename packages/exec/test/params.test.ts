@@ -77,7 +77,20 @@ describe("createRedactor", () => {
   });
 
   it("prefers the longest secret when secrets overlap", () => {
-    expect(createRedactor(["abc", "abcdef"])("xabcdefx")).toBe("x[REDACTED]x");
+    expect(createRedactor(["abc", "abcdef"])("x abcdef x")).toBe("x [REDACTED] x");
+    expect(createRedactor(["secret-12", "secret-123456"])("xsecret-123456x")).toBe("x[REDACTED]x");
+  });
+
+  it("replaces a short secret only as a whole token, never inside words, keys or names", () => {
+    const redact = createRedactor(["p"]);
+    expect(redact(`smb.NewSmbGlobalMapping: "endpoint": the password 'p' was refused (p)`)).toBe(
+      `smb.NewSmbGlobalMapping: "endpoint": the password '[REDACTED]' was refused ([REDACTED])`,
+    );
+    expect(createRedactor(["pass1"])("bypass1 pass1")).toBe("bypass1 [REDACTED]");
+  });
+
+  it("replaces a secret of 8 characters or more wherever it appears", () => {
+    expect(createRedactor(["password"])("passwords: password")).toBe("[REDACTED]s: [REDACTED]");
   });
 
   it("is the identity with no secrets", () => {

@@ -23,7 +23,12 @@ export interface AuditRecord {
 /** Writes audit records as JSON lines. */
 export type AuditSink = (line: string) => void;
 
-/** Serialises a record to one line, with the request's secret values removed wherever they appear. */
+/**
+ * Serialises a record to one line. Only the free text (`reason`, where a group's error may echo
+ * a value) is scrubbed of the request's secret values: the other fields never carry one, and
+ * scrubbing them (or the JSON around them) would rewrite keys, method names and paths that share
+ * characters with a short secret.
+ */
 export function auditLine(record: AuditRecord, secrets: readonly string[]): string {
-  return createRedactor(secrets)(JSON.stringify(record));
+  return JSON.stringify({ ...record, reason: createRedactor(secrets)(record.reason) });
 }
