@@ -2,6 +2,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createPowerShell, type PowerShell } from "@csi-proxy/exec";
 import { Iscsi } from "@csi-proxy/iscsi";
+import { System } from "@csi-proxy/system";
 import { describeWithPwsh } from "@csi-proxy/test-utils";
 import { Volume } from "@csi-proxy/volume";
 import { demoNodeWorld, scenarios, winsimModulePath, type CallLogEntry } from "@csi-proxy/winsim";
@@ -345,6 +346,28 @@ describeWithPwsh(
       expect(await ok("volume-v1", "IsVolumeFormatted", { volume_id: own })).toEqual({
         formatted: true,
       });
+    });
+
+    it("a volume that does not exist, or a lookup the host cannot answer, is denied like one not granted", async () => {
+      // The same answer as for another driver's volume: whether it exists is not said.
+      const missing = "\\\\?\\Volume{00000000-0000-0000-0000-00000000dead}\\";
+      await denied("volume-v1", "FormatVolume", { volume_id: missing }, "volumes", true);
+      const { diskIDs } = await ok("iscsi-v1alpha2", "GetTargetDisks", {
+        target_portal: portal,
+        iqn: mine,
+      });
+      const disk = Number((diskIDs as string[])[0]);
+      const system = new System({ shell: outOfBand });
+      await system.stopService({ name: "MSiSCSI", force: true });
+      try {
+        // The initiator service is stopped: the disk cannot be shown to be a granted target's.
+        await denied("disk-v1", "GetDiskStats", { disk_number: disk }, "disks", true);
+        const last = readFileSync(auditLog, "utf8").trim().split("\n").at(-1) ?? "{}";
+        expect((JSON.parse(last) as { reason: string }).reason).toContain("the host lookup failed");
+      } finally {
+        await system.startService({ name: "MSiSCSI" });
+      }
+      await ok("disk-v1", "GetDiskStats", { disk_number: disk });
     });
 
     it("every decision is audited as a JSON line, and no secret is in the log", () => {

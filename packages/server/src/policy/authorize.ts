@@ -14,6 +14,8 @@ export interface Denial {
   readonly grant: string;
   /** What it was asked for. */
   readonly what: string;
+  /** For the audit log only: why a lookup on the host could not show it to be the caller's. */
+  readonly note?: string;
 }
 
 /** A decision on one request. */
@@ -35,10 +37,28 @@ const diskListings: Readonly<Record<string, string>> = {
   "disk.ListDiskLocations": "disk_locations",
 };
 
-const deny = (grant: string, what: string): Decision => ({
+const deny = (grant: string, what: string, note?: string): Decision => ({
   allowed: false,
-  denial: { grant, what },
+  denial: note === undefined ? { grant, what } : { grant, what, note },
 });
+
+/**
+ * Runs an ownership lookup on the host. A lookup that fails (no such volume, the initiator
+ * service stopped) shows nothing to be the caller's: a denial, the same whether the resource
+ * exists or not, with the reason kept for the audit log. The call's own end (ABORTED, TIMEOUT)
+ * stays what it is.
+ */
+async function owned(check: () => Promise<boolean>): Promise<{ ok: boolean; note?: string }> {
+  try {
+    return { ok: await check() };
+  } catch (error) {
+    if (isCsiProxyError(error) && (error.code === "ABORTED" || error.code === "TIMEOUT")) {
+      throw error;
+    }
+    const why = isCsiProxyError(error) ? `${error.code}: ${error.message}` : String(error);
+    return { ok: false, note: `the host lookup failed: ${why}` };
+  }
+}
 
 // Targets this server has seen requests for, so the disks of a target granted by pattern can be
 // found on the host; capped, oldest first out.
@@ -127,27 +147,32 @@ export class Authorizer {
       for (const folder of [...asWritten, ...resolved]) roots.add(folder);
     }
     for (const resource of resources) {
-      if (
-        resource.kind === "disk" &&
-        !(await this.#diskGranted(grants, resource.diskNumber, options))
-      ) {
-        return deny("disks", describeResource(resource));
+      if (resource.kind === "disk") {
+        const { ok, note } = await owned(() =>
+          this.#diskGranted(grants, resource.diskNumber, options),
+        );
+        if (!ok) return deny("disks", describeResource(resource), note);
       }
-      if (
-        resource.kind === "volume" &&
-        !(await this.#volumeGranted(grants, resource.volumeId, options))
-      ) {
-        return deny("volumes", describeResource(resource));
+      if (resource.kind === "volume") {
+        const { ok, note } = await owned(() =>
+          this.#volumeGranted(grants, resource.volumeId, options),
+        );
+        if (!ok) return deny("volumes", describeResource(resource), note);
       }
       if (resource.kind === "iscsiTarget") this.#hint(resource.portal, resource.iqn);
     }
     if (method === "iscsi.RemoveTargetPortal") {
       const portal = resources.find((r) => r.kind === "iscsiPortal");
-      if (portal !== undefined && !(await this.#portalOnlyMine(grants, portal.portal, options))) {
+      const mine =
+        portal === undefined
+          ? { ok: true }
+          : await owned(() => this.#portalOnlyMine(grants, portal.portal, options));
+      if (portal !== undefined && !mine.ok) {
         // Which target keeps it in use is another caller's business: it is not said.
         return deny(
           "iscsiTargets",
           `${describeResource(portal)} (a session of another target uses it)`,
+          mine.note,
         );
       }
     }
@@ -181,14 +206,15 @@ export class Authorizer {
       const byDisk = (response[listing] ?? {}) as Record<string, unknown>;
       const kept: Record<string, unknown> = {};
       for (const [number, value] of Object.entries(byDisk)) {
-        if (await this.#diskGranted(grants, Number(number), options)) kept[number] = value;
+        const { ok } = await owned(() => this.#diskGranted(grants, Number(number), options));
+        if (ok) kept[number] = value;
       }
       return { ...response, [listing]: kept };
     }
     if (method === "disk.GetDiskNumberByName" && !grants.disksAny) {
       const number = Number(response.disk_number);
       // Answered as for a disk that is not there: whether another caller's exists is not said.
-      if (!(await this.#diskGranted(grants, number, options))) {
+      if (!(await owned(() => this.#diskGranted(grants, number, options))).ok) {
         throw new CsiProxyError("could not find disk with the Page83 ID asked for", {
           code: "NOT_FOUND",
         });
@@ -401,6 +427,6 @@ export function refusal(
   const what = `no "${denial?.grant ?? "methods"}" grant covers ${denial?.what ?? method}`;
   return {
     error: new CsiProxyError(`${method} is denied: ${what}.`, { code: "PERMISSION_DENIED" }),
-    reason: `Policy ${policy.source} denies ${method} to caller ${caller.name}: ${what} (rules: ${grants.rules.join(", ")}).`,
+    reason: `Policy ${policy.source} denies ${method} to caller ${caller.name}: ${what} (rules: ${grants.rules.join(", ")})${denial?.note === undefined ? "" : `; ${denial.note}`}.`,
   };
 }
