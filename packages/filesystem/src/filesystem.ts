@@ -266,10 +266,16 @@ export class Filesystem {
           path,
           true,
           host,
-          async ({ at, missing: absent }) => {
+          async ({ at, missing: absent, notDirectory }) => {
             if (absent.length > 0) {
               throw new CsiProxyError(`Could not list ${path}: it does not exist.`, {
                 code: "NOT_FOUND",
+              });
+            }
+            // Never entered by name: a link put there meanwhile would be followed.
+            if (notDirectory === true) {
+              throw new CsiProxyError(`Could not list ${path}: it is not a directory.`, {
+                code: "FAILED_PRECONDITION",
               });
             }
             let stats: Stats;

@@ -23,6 +23,8 @@ export interface Located {
   readonly missing: readonly string[];
   /** The root itself is missing: `at` is the root, to be created by name. */
   readonly rootMissing?: boolean;
+  /** The last name, to be followed, is no folder: `at` is its name, never to be entered. */
+  readonly notDirectory?: boolean;
   /** Lets the held folders go; call once the act is over. */
   release(): Promise<void>;
 }
@@ -225,9 +227,10 @@ export class Sandbox {
           at = directory.path;
           real = paths.join(real, name);
         } catch (error) {
-          // A file where a folder is asked for: the act itself says so (ENOTDIR, EEXIST).
+          // A file where a folder is asked for, acted on by name only by what never follows
+          // it (mkdir says EEXIST); a method that would enter it refuses (`notDirectory`).
           if (errnoCode(error) === "ENOTDIR" && last) {
-            return { at: child, real: paths.join(real, name), missing: [] };
+            return { at: child, real: paths.join(real, name), missing: [], notDirectory: true };
           }
           throw error;
         }
