@@ -27,7 +27,7 @@ export type {
   ExecEndEvent,
   ExecErrorEvent,
 } from "./diagnostics.js";
-export { createRedactor } from "./redact.js";
+export { createRedactor, minAnywhereSecretLength } from "./redact.js";
 export type { Redactor } from "./redact.js";
 export { parseJson } from "./json.js";
 export { transportScripts } from "./host-script.js";
