@@ -86,12 +86,11 @@ export class Sandbox {
     if (!this.enabled) return { at: path, real: path, missing: [], release: nothingHeld };
     this.checkAsWritten(path);
     const held: HeldDirectory[] = [];
-    const realRoots = await this.realRoots(host);
     const release = async () => {
       await Promise.all(held.splice(0).map((directory) => directory.close()));
     };
     try {
-      const located = await this.walk(path, followFinal, host, held, realRoots);
+      const located = await this.walk(path, followFinal, host, held);
       if (refuseRoot && located.missing.length === 0 && this.isRoot(path, located.real)) {
         throw this.denied(path, "is an allowed root itself, which belongs to the node");
       }
@@ -163,10 +162,10 @@ export class Sandbox {
     followFinal: boolean,
     host: DeadlineHost,
     held: HeldDirectory[],
-    realRoots: readonly string[],
   ): Promise<Omit<Located, "release">> {
     const paths = this.paths;
-    const roots = [...this.roots, ...realRoots];
+    // Needed only once a link is followed: most calls follow none.
+    let roots: string[] | undefined;
     let start = this.split(path, this.roots);
     let links = 0;
     for (;;) {
@@ -216,6 +215,7 @@ export class Sandbox {
             this.rules,
           );
           const rest = names.slice(i + 1);
+          roots ??= [...this.roots, ...(await this.realRoots(host))];
           const split = this.split(resolved, roots);
           next = split && { root: split.root, names: [...split.names, ...rest] };
           if (next === undefined) throw this.denied(path, "leads outside the allowed roots");

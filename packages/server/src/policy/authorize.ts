@@ -204,11 +204,15 @@ export class Authorizer {
     const listing = diskListings[method];
     if (listing !== undefined && !grants.disksAny) {
       const byDisk = (response[listing] ?? {}) as Record<string, unknown>;
-      const kept: Record<string, unknown> = {};
-      for (const [number, value] of Object.entries(byDisk)) {
-        const { ok } = await owned(() => this.#diskGranted(grants, Number(number), options));
-        if (ok) kept[number] = value;
-      }
+      // One set for the whole listing, not a host lookup per disk; a failed lookup keeps none.
+      let granted = new Set<number>();
+      await owned(async () => {
+        granted = await this.#grantedDisks(grants, options);
+        return true;
+      });
+      const kept = Object.fromEntries(
+        Object.entries(byDisk).filter(([number]) => granted.has(Number(number))),
+      );
       return { ...response, [listing]: kept };
     }
     if (method === "disk.GetDiskNumberByName" && !grants.disksAny) {
@@ -351,27 +355,47 @@ export class Authorizer {
 
   async #diskGranted(grants: Grants, diskNumber: number, options: CallOptions): Promise<boolean> {
     if (grants.disksAny) return true;
-    if (grants.page83.length > 0) {
-      const { diskIds } = await this.#groups.disk.listDiskIds({}, options);
-      const page83 = diskIds.get(diskNumber)?.page83;
-      if (page83 !== undefined && page83 !== "" && grants.page83.some((p) => p.test(page83)))
-        return true;
+    if ((await this.#page83Disks(grants, options)).has(diskNumber)) return true;
+    return (await this.#targetDisks(grants, options)).has(diskNumber);
+  }
+
+  /** Every disk the grants cover, from one listing and one lookup per granted target. */
+  async #grantedDisks(grants: Grants, options: CallOptions): Promise<Set<number>> {
+    const [byPage83, ofTargets] = await Promise.all([
+      this.#page83Disks(grants, options),
+      this.#targetDisks(grants, options),
+    ]);
+    return new Set([...byPage83, ...ofTargets]);
+  }
+
+  // The disks whose page 83 id a granted pattern matches.
+  async #page83Disks(grants: Grants, options: CallOptions): Promise<Set<number>> {
+    const out = new Set<number>();
+    if (grants.page83.length === 0) return out;
+    const { diskIds } = await this.#groups.disk.listDiskIds({}, options);
+    for (const [number, { page83 }] of diskIds) {
+      if (page83 !== "" && grants.page83.some((p) => p.test(page83))) out.add(number);
     }
-    if (!grants.disksOfIscsiTargets) return false;
+    return out;
+  }
+
+  // The disks of the granted targets that can be looked up (see #targets).
+  async #targetDisks(grants: Grants, options: CallOptions): Promise<Set<number>> {
+    const out = new Set<number>();
+    if (!grants.disksOfIscsiTargets) return out;
     for (const { portal, iqn } of await this.#targets(grants, options)) {
-      let disks: readonly number[];
       try {
-        ({ diskIds: disks } = await this.#groups.iscsi.getTargetDisks(
+        const { diskIds } = await this.#groups.iscsi.getTargetDisks(
           { targetPortal: { targetAddress: portal.address, targetPort: portal.port }, iqn },
           options,
-        ));
+        );
+        for (const disk of diskIds) out.add(disk);
       } catch (error) {
         if (isCsiProxyError(error) && error.code === "NOT_FOUND") continue;
         throw error;
       }
-      if (disks.includes(diskNumber)) return true;
     }
-    return false;
+    return out;
   }
 
   // The granted targets whose disks can be looked up: IQNs granted by name on every registered
