@@ -138,6 +138,7 @@ function bindAll(fake: FakePipes): PipeApi {
     write: fake.write.bind(fake),
     cancel: fake.cancel.bind(fake),
     disconnect: fake.disconnect.bind(fake),
+    clientProcessId: fake.clientProcessId.bind(fake),
     close: fake.close.bind(fake),
   };
 }

@@ -102,6 +102,11 @@ export class FakePipes implements PipeApi {
     instance.client?.push(null);
   }
 
+  /** The client pid a connected instance reports: this process, as the client lives here. */
+  clientProcessId(pipe: PipeHandle): number | undefined {
+    return this.#instances.get(pipe)?.state === "connected" ? process.pid : undefined;
+  }
+
   close(pipe: PipeHandle): void {
     this.calls.push(["close", pipe]);
     const instance = this.#instances.get(pipe);

@@ -44,6 +44,11 @@ const SDK: Record<string, { dll: string; result: string; params: string[] }> = {
   },
   CancelIoEx: { dll: "kernel32.dll", result: "BOOL", params: ["HANDLE", "LPOVERLAPPED"] },
   DisconnectNamedPipe: { dll: "kernel32.dll", result: "BOOL", params: ["HANDLE"] },
+  GetNamedPipeClientProcessId: {
+    dll: "kernel32.dll",
+    result: "BOOL",
+    params: ["HANDLE", "PULONG"],
+  },
   CloseHandle: { dll: "kernel32.dll", result: "BOOL", params: ["HANDLE"] },
   LocalFree: { dll: "kernel32.dll", result: "HLOCAL", params: ["HLOCAL"] },
   CreateEventW: {
@@ -86,6 +91,7 @@ const ABI: Record<string, string> = {
 /** The parameters koffi writes back: the ones the binding reads after the call. */
 const OUTPUTS: Record<string, number[]> = {
   GetOverlappedResult: [2],
+  GetNamedPipeClientProcessId: [1],
   ConvertStringSecurityDescriptorToSecurityDescriptorW: [2],
 };
 

@@ -59,6 +59,11 @@ export interface PipeApi {
   cancel(pipe: PipeHandle): void;
   /** DisconnectNamedPipe: drops the client, discarding data it has not read. */
   disconnect(pipe: PipeHandle): void;
+  /**
+   * GetNamedPipeClientProcessId of a connected instance: the client's process id, for the audit
+   * log; undefined when Windows cannot say.
+   */
+  clientProcessId(pipe: PipeHandle): number | undefined;
   /** CloseHandle; pending operations still settle (ERROR_OPERATION_ABORTED). */
   close(pipe: PipeHandle): void;
 }

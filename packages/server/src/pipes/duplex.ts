@@ -15,12 +15,24 @@ export class PipeDuplex extends Duplex {
   readonly #pipe: PipeHandle;
   #reading = false;
   #released = false;
+  /**
+   * The client process (`pid=…`), read once at connect: grpc-js's `getPeer()` reports a
+   * connection's `remoteAddress`, which is how a call learns who is at the other end.
+   */
+  readonly remoteAddress: string;
 
   constructor(api: PipeApi, pipe: PipeHandle) {
     // Pipes have no half-close: once either side is over, the whole instance is.
     super({ allowHalfOpen: false });
     this.#api = api;
     this.#pipe = pipe;
+    let pid: number | undefined;
+    try {
+      pid = api.clientProcessId(pipe);
+    } catch {
+      pid = undefined;
+    }
+    this.remoteAddress = pid === undefined ? "unknown" : `pid=${pid}`;
   }
 
   override _read(): void {

@@ -53,6 +53,10 @@ export const WIN32_PROTOTYPES = {
     dll: "kernel32.dll",
     decl: "BOOL __stdcall DisconnectNamedPipe(HANDLE hNamedPipe)",
   },
+  GetNamedPipeClientProcessId: {
+    dll: "kernel32.dll",
+    decl: "BOOL __stdcall GetNamedPipeClientProcessId(HANDLE Pipe, _Out_ ULONG *ClientProcessId)",
+  },
   CloseHandle: { dll: "kernel32.dll", decl: "BOOL __stdcall CloseHandle(HANDLE hObject)" },
   LocalFree: { dll: "kernel32.dll", decl: "void * __stdcall LocalFree(void *hMem)" },
   CreateEventW: {
@@ -317,6 +321,12 @@ function createWin32PipeApi(koffi: Koffi): PipeApi {
 
     disconnect(pipe) {
       if (handles.get(pipe)?.closed === false) fn.DisconnectNamedPipe(pipe);
+    },
+
+    clientProcessId(pipe) {
+      if (handles.get(pipe)?.closed !== false) return undefined;
+      const pid = [0];
+      return Number(fn.GetNamedPipeClientProcessId(pipe, pid)) === 0 ? undefined : pid[0];
     },
 
     close(pipe) {
