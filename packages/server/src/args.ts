@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { isEndpointSetName } from "./endpoints.js";
 import type { TokenSettings } from "./identity.js";
 import type { ServerOptions } from "./server.js";
 
@@ -35,6 +36,12 @@ Options:
                           0700 if missing, refused if it is a link or others may write it
   --pipe-sid SID          on Windows, also admit this SID to the pipes (repeatable; never
                           Everyone, Anonymous or Authenticated Users)
+  --endpoint-set NAME     serve all endpoints for this set (repeatable): pipes
+                          \\\\.\\pipe\\csi-proxy-NAME-<group>-<version>, sockets in
+                          --socket-dir/NAME; rules name it ({"endpointSet": "NAME"} callers).
+                          Mount each driver's own set into its pods. Without it: one set,
+                          "default", at upstream's names; with it, only the sets given
+                          ("--endpoint-set default" serves upstream's names too)
   --socket-mode MODE      0600 (default: the owner only) or 0660 (the owner's group too)
   --simulate              serve a simulated Windows node (@csi-proxy/winsim); C:\\ is its root
   --simulate-scenario FILE  the simulated node from a winsim ScenarioSpec (JSON); implies --simulate
@@ -117,6 +124,7 @@ export function parseCommand(
         "socket-dir": { type: "string" },
         "pipe-sid": { type: "string", multiple: true },
         "socket-mode": { type: "string" },
+        "endpoint-set": { type: "string", multiple: true },
         simulate: { type: "boolean" },
         "simulate-scenario": { type: "string" },
         "kubelet-path": { type: "string" },
@@ -165,6 +173,15 @@ export function parseCommand(
     );
   }
   const tokens = tokenSettings(values);
+  const endpointSets = values["endpoint-set"];
+  for (const set of endpointSets ?? []) {
+    if (!isEndpointSetName(set))
+      throw new UsageError(
+        `--endpoint-set ${JSON.stringify(set)}: 1 to 40 lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen.`,
+      );
+  }
+  if (endpointSets !== undefined && new Set(endpointSets).size !== endpointSets.length)
+    throw new UsageError("--endpoint-set names a set twice.");
   const kubeletPath = values["kubelet-path"];
   const scenarioFile = values["simulate-scenario"];
   const auditLog = values["audit-log"];
@@ -174,6 +191,7 @@ export function parseCommand(
     options: {
       ...(socketDir === undefined ? {} : { socketDir }),
       ...(pipeSids === undefined ? {} : { namedPipes: { sids: pipeSids } }),
+      ...(endpointSets === undefined ? {} : { endpointSets }),
       socketMode: mode === "0660" ? 0o660 : 0o600,
       simulate: values.simulate === true,
       ...(kubeletPath === undefined ? {} : { kubeletPath }),

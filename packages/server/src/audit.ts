@@ -10,6 +10,13 @@ export interface AuditRecord {
   readonly method: string;
   /** The endpoint it came in on (`disk-v1`, ...). */
   readonly endpoint: string;
+  /** The endpoint set of that endpoint (`--endpoint-set`; `default` for upstream's names). */
+  readonly endpointSet: string;
+  /**
+   * The process at the other end, as the kernel says: `uid=…,gid=…,pid=…` (Linux, SO_PEERCRED),
+   * `pid=…` (Windows, GetNamedPipeClientProcessId), or `unknown`.
+   */
+  readonly peer: string;
   /** What the request names (paths, disks, targets, ...); never a secret. */
   readonly resources: readonly string[];
   /** `allow`, `deny`, or `error` when the request was refused before a decision (bad input). */

@@ -64,3 +64,30 @@ export const servedApis: readonly ServedApi[] = [
   served("volume", "v1"),
   served("volume", "v2alpha1"),
 ];
+
+/** The endpoint set served at upstream's names, and the only one without `--endpoint-set`. */
+export const defaultEndpointSet = "default";
+
+// It becomes part of a pipe name and a folder name, so it stays short and plain.
+const endpointSetPattern = /^[a-z](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
+
+/** Whether `name` can name an endpoint set (`--endpoint-set`, a policy's `endpointSet`). */
+export function isEndpointSetName(name: string): boolean {
+  return endpointSetPattern.test(name);
+}
+
+/**
+ * The pipe (and socket) name of `api` in endpoint set `set`: upstream's
+ * `csi-proxy-<group>-<version>` for the default set, `csi-proxy-<set>-<group>-<version>`
+ * otherwise. Upstream's names have one hyphen after `csi-proxy-`, a named set's at least two, so
+ * no set's name is another's.
+ */
+export function endpointName(set: string, api: ServedApi): string {
+  return set === defaultEndpointSet ? api.endpoint : `csi-proxy-${set}-${api.group}-${api.version}`;
+}
+
+/** The key of an endpoint in the ready line: `disk-v1`, or `<set>/disk-v1` for a named set. */
+export function endpointKey(set: string, api: ServedApi): string {
+  const key = `${api.group}-${api.version}`;
+  return set === defaultEndpointSet ? key : `${set}/${key}`;
+}

@@ -3,8 +3,10 @@ import { auditLine, type AuditSink } from "./audit.js";
 import type { CallOptions } from "@csi-proxy/exec";
 import type { Message, Rpc } from "./handlers/context.js";
 import type { Caller, Identify } from "./identity.js";
-import { refusal, type Authorizer } from "./policy/authorize.js";
+import { refusal, type Authorizer, type Decision } from "./policy/authorize.js";
 import type { Policy } from "./policy/load.js";
+import { intersectRoots } from "./policy/roots.js";
+import type { Grants } from "./policy/grants.js";
 import { describeResource, resourcesOf, type Resource } from "./policy/resources.js";
 
 /** What the guard needs: the policy, its authorizer and where decisions are recorded. */
@@ -16,12 +18,24 @@ export interface GuardContext {
   readonly identify: Identify;
 }
 
-/** An RPC behind the guard: it also takes the call's `authorization` metadata values. */
+/**
+ * An RPC behind the guard: it also takes the call's `authorization` metadata values and the
+ * peer the call came from (`uid=…,gid=…,pid=…`, `pid=…` or `unknown`; for the audit log only).
+ */
 export type GuardedRpc = (
   authorization: readonly unknown[],
   request: Message,
   options: CallOptions,
+  peer: string,
 ) => Promise<Message>;
+
+/** Where a guarded RPC is served: its endpoint (`disk-v1`) in one endpoint set. */
+export interface GuardedEndpoint {
+  /** `<group>-<version>`. */
+  readonly endpoint: string;
+  /** The endpoint set (`--endpoint-set`), `default` for upstream's names. */
+  readonly endpointSet: string;
+}
 
 // Request fields whose values never reach a log or a status's details.
 export const secretFields = ["password", "chap_secret", "MutualChapSecret"] as const;
@@ -39,14 +53,16 @@ export function secretsOf(request: Readonly<Record<string, unknown>>): string[] 
  * that decide whether a disk or volume is the caller's.
  */
 export function guarded(
-  endpoint: string,
+  where: GuardedEndpoint,
   method: string,
   rpc: Rpc,
   guard: GuardContext,
 ): GuardedRpc {
-  return async (authorization, request, options) => {
+  const { endpoint, endpointSet } = where;
+  return async (authorization, request, options, peer) => {
     let caller: Caller = { kind: "local", name: "unauthenticated" };
-    let grants = undefined as ReturnType<Policy["grantsFor"]>;
+    // The caller's own grants, then (a token on a set with rules of its own) the set's.
+    let layers: Grants[] = [];
     let resources: Resource[] = [];
     const record = (decision: "allow" | "deny" | "error", reason: string) =>
       guard.audit(
@@ -56,9 +72,11 @@ export function guarded(
             caller: caller.name,
             method,
             endpoint,
+            endpointSet,
+            peer,
             resources: resources.map(describeResource),
             decision,
-            rules: grants?.rules ?? [],
+            rules: [...new Set(layers.flatMap((grants) => grants.rules))],
             reason,
           },
           secretsOf(request),
@@ -70,29 +88,39 @@ export function guarded(
       record("deny", error instanceof Error ? error.message : String(error));
       throw error;
     }
-    grants = guard.policy.grantsFor(caller);
+    const grants = guard.policy.grantsFor(caller, endpointSet);
     if (grants === undefined) {
       const { error, reason } = refusal(guard.policy, caller, method, undefined);
       record("deny", reason);
       throw error;
     }
-    let decision;
-    try {
-      resources = resourcesOf(method, request);
-      decision = await guard.authorizer.decide(grants, method, resources, options);
-    } catch (error) {
-      record("error", isCsiProxyError(error) ? `${error.code}: ${error.message}` : String(error));
-      throw error;
+    const ofSet =
+      caller.kind === "serviceAccount" ? guard.policy.endpointSetGrants(endpointSet) : undefined;
+    layers = ofSet === undefined ? [grants] : [grants, ofSet];
+    let roots: readonly string[] | undefined;
+    for (const layer of layers) {
+      let decision: Decision;
+      try {
+        resources = resourcesOf(method, request);
+        decision = await guard.authorizer.decide(layer, method, resources, options);
+      } catch (error) {
+        record("error", isCsiProxyError(error) ? `${error.code}: ${error.message}` : String(error));
+        throw error;
+      }
+      if (!decision.allowed) {
+        const { error, reason } = refusal(guard.policy, caller, method, layer, decision.denial);
+        record("deny", layer === grants ? reason : `${reason} (endpoint set ${endpointSet})`);
+        throw error;
+      }
+      roots = roots === undefined ? decision.roots : intersectRoots(roots, decision.roots);
     }
-    if (!decision.allowed) {
-      const { error, reason } = refusal(guard.policy, caller, method, grants, decision.denial);
-      record("deny", reason);
-      throw error;
-    }
-    record("allow", `granted by ${grants.rules.join(", ")}`);
+    record("allow", `granted by ${layers.flatMap((layer) => layer.rules).join(", ")}`);
     try {
-      const response = await rpc(request, options, { roots: decision.roots });
-      return await guard.authorizer.narrow(grants, method, response, options);
+      let response = await rpc(request, options, { roots: roots ?? [] });
+      for (const layer of layers) {
+        response = await guard.authorizer.narrow(layer, method, response, options);
+      }
+      return response;
     } catch (error) {
       const groupRefused =
         isCsiProxyError(error) &&

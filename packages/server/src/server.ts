@@ -7,7 +7,7 @@ import {
 } from "@grpc/grpc-js";
 import { callOptionsFromGrpcCall, createRedactor, CsiProxyError } from "@csi-proxy/exec";
 import type { AuditSink } from "./audit.js";
-import { servedApis, type ServedApi } from "./endpoints.js";
+import { defaultEndpointSet, isEndpointSetName, servedApis, type ServedApi } from "./endpoints.js";
 import type { HandlerContext, Message } from "./handlers/context.js";
 import { guarded, secretsOf, type GuardContext, type GuardedRpc } from "./guard.js";
 import { handlersFor } from "./handlers/index.js";
@@ -42,6 +42,12 @@ export interface ServerOptions {
    * Administrators; the default on Windows. `sids` (`--pipe-sid`) admits more.
    */
   readonly namedPipes?: NamedPipeOptions;
+  /**
+   * `--endpoint-set`: serve every endpoint once per set, so a deployment can mount each driver's
+   * own set into its pods and policy rules can name the set (`{ "endpointSet": ... }` callers).
+   * `default` is upstream's names; only it when absent.
+   */
+  readonly endpointSets?: readonly string[];
   /** The sockets' mode: owner-only 0o600 (default) or 0o660 for the owner's group. */
   readonly socketMode?: 0o600 | 0o660;
   /** `--simulate`: serve the simulated node of `@csi-proxy/winsim` instead of this machine. */
@@ -74,8 +80,13 @@ export interface SimulatorFolders {
 
 /** A started server. */
 export interface RunningServer {
-  /** Socket path per endpoint, keyed `<group>-<version>` (`disk-v1`, ...). */
+  /**
+   * Socket path (or pipe name) per endpoint, keyed `<group>-<version>` (`disk-v1`, ...) in the
+   * default set and `<set>/<group>-<version>` in a named one.
+   */
   readonly endpoints: Readonly<Record<string, string>>;
+  /** The endpoint sets served. */
+  readonly endpointSets: readonly string[];
   /** The kubelet path, normalised. */
   readonly kubeletPath: string;
   /** The working dirs in force (`--working-dir`..., then the kubelet path). */
@@ -118,7 +129,7 @@ function unary(
       return;
     }
     const request = call.request;
-    handler(call.metadata.get("authorization"), request, options).then(
+    handler(call.metadata.get("authorization"), request, options, call.getPeer()).then(
       (response) => {
         end?.(status.OK);
         callback(null, response);
@@ -136,6 +147,7 @@ function unary(
 
 function implementation(
   api: ServedApi,
+  endpointSet: string,
   context: HandlerContext,
   guard: GuardContext,
   metrics: ServerMetrics | undefined,
@@ -145,8 +157,8 @@ function implementation(
   for (const rpc of Object.keys(serviceDefinition(api))) {
     const handler = handlers[rpc];
     if (handler === undefined) throw new Error(`${api.endpoint}: no handler for ${rpc}.`);
-    const endpoint = `${api.group}-${api.version}`;
-    out[rpc] = unary(api, rpc, guarded(endpoint, `${api.group}.${rpc}`, handler, guard), metrics);
+    const where = { endpoint: `${api.group}-${api.version}`, endpointSet };
+    out[rpc] = unary(api, rpc, guarded(where, `${api.group}.${rpc}`, handler, guard), metrics);
   }
   return out;
 }
@@ -167,6 +179,21 @@ function refuseMissingHost(simulate: boolean): void {
       { code: "UNSUPPORTED" },
     );
   }
+}
+
+function checkEndpointSets(sets: readonly string[] | undefined): readonly string[] {
+  if (sets === undefined || sets.length === 0) return [defaultEndpointSet];
+  for (const set of sets) {
+    if (!isEndpointSetName(set)) {
+      throw new CsiProxyError(
+        `Endpoint set ${JSON.stringify(set)}: 1 to 40 lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen.`,
+        { code: "INVALID_ARGUMENT" },
+      );
+    }
+  }
+  if (new Set(sets).size !== sets.length)
+    throw new CsiProxyError("An endpoint set is named twice.", { code: "INVALID_ARGUMENT" });
+  return sets;
 }
 
 function shutdown(server: Server): Promise<void> {
@@ -200,10 +227,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const pipes = options.namedPipes ?? (process.platform === "win32" ? {} : undefined);
   // A SID that would open the pipes too wide is refused before the node is touched.
   if (pipes !== undefined) pipeSddl(pipes.sids ?? []);
+  const endpointSets = checkEndpointSets(options.endpointSets);
   const kubeletPath = windowsPath(options.kubeletPath ?? defaultKubeletPath);
   const workingDirs = [...(options.workingDirs ?? []).map(windowsPath), kubeletPath];
   // Checked before anything starts: a bad policy is a start failure, never a silent allow.
-  const policy = loadPolicy(options.policy, { kubeletPath, workingDirs, methods: servedMethods() });
+  const policy = loadPolicy(options.policy, {
+    kubeletPath,
+    workingDirs,
+    methods: servedMethods(),
+    endpointSets,
+  });
   const identify = tokenIdentifier(options.tokens);
   if (policy.namesServiceAccounts && options.tokens === undefined) {
     throw new CsiProxyError(
@@ -241,11 +274,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
             })),
           ),
         );
-  const servers: EndpointServer[] = servedApis.map((api) => {
-    const server = new Server(grpcServerOptions);
-    server.addService(serviceDefinition(api), implementation(api, context, guard, metrics));
-    return { api, server };
-  });
+  // One gRPC server per endpoint: which set a call came in on is known by where it landed.
+  const servers: EndpointServer[] = endpointSets.flatMap((endpointSet) =>
+    servedApis.map((api) => {
+      const server = new Server(grpcServerOptions);
+      server.addService(
+        serviceDefinition(api),
+        implementation(api, endpointSet, context, guard, metrics),
+      );
+      return { api, endpointSet, server };
+    }),
+  );
   let metricsListener: MetricsListener | undefined;
   let listening: Listening;
   try {
@@ -264,6 +303,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let closing: Promise<void> | undefined;
   return {
     endpoints: listening.endpoints,
+    endpointSets,
     kubeletPath,
     workingDirs,
     simulator: node.simulator,

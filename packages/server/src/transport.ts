@@ -1,6 +1,10 @@
+import { chmodSync } from "node:fs";
+import { createServer, type Server as NetServer } from "node:net";
+import { join } from "node:path";
 import { ServerCredentials, type Server } from "@grpc/grpc-js";
 import { CsiProxyError } from "@csi-proxy/exec";
-import type { ServedApi } from "./endpoints.js";
+import { defaultEndpointSet, endpointKey, endpointName, type ServedApi } from "./endpoints.js";
+import { unixPeer } from "./peer.js";
 import type { PipeApi } from "./pipes/api.js";
 import { servePipe, type PipeListener } from "./pipes/listen.js";
 import { pipeSddl } from "./pipes/sddl.js";
@@ -10,12 +14,14 @@ import { bindRestricted, prepareSocket, removeSockets, socketPath } from "./sock
 /** One endpoint's gRPC server, before it listens. */
 export interface EndpointServer {
   readonly api: ServedApi;
+  /** Its endpoint set (`--endpoint-set`); `default` is upstream's names. */
+  readonly endpointSet: string;
   readonly server: Server;
 }
 
 /** Where the endpoints listen, and how to stop listening (sockets removed, pipes closed). */
 export interface Listening {
-  /** Path per endpoint, keyed `<group>-<version>`. */
+  /** Path per endpoint, keyed `<group>-<version>` (default set) or `<set>/<group>-<version>`. */
   readonly endpoints: Readonly<Record<string, string>>;
   close(): Promise<void>;
 }
@@ -28,18 +34,35 @@ export interface NamedPipeOptions {
   readonly api?: PipeApi;
 }
 
-const key = (api: ServedApi) => `${api.group}-${api.version}`;
-
-function bind(server: Server, path: string): Promise<void> {
+/**
+ * Listens on `path` and hands each connection to grpc-js, labelled with its peer's credentials:
+ * grpc-js's own binding would accept the socket where we cannot read SO_PEERCRED from it.
+ */
+function bind(server: Server, path: string): Promise<NetServer> {
+  const injector = server.createConnectionInjector(ServerCredentials.createInsecure());
+  const listener = createServer((socket) => {
+    // grpc-js's getPeer() reports the connection's remoteAddress, which a Unix socket lacks.
+    Object.defineProperty(socket, "remoteAddress", { value: unixPeer(socket) });
+    injector.injectConnection(socket);
+  });
   return new Promise((resolve, reject) => {
-    server.bindAsync(`unix:${path}`, ServerCredentials.createInsecure(), (error) => {
-      if (error) reject(error);
-      else resolve();
+    listener.once("error", reject);
+    listener.listen(path, () => {
+      listener.off("error", reject);
+      resolve(listener);
     });
   });
 }
 
-/** Each endpoint on a Unix socket named as upstream's pipe, never more open than `mode`. */
+function closeListener(listener: NetServer): Promise<void> {
+  return new Promise((resolve) => listener.close(() => resolve()));
+}
+
+/**
+ * Each endpoint on a Unix socket named as upstream's pipe, never more open than `mode`: the
+ * default set's in `dir`, a named set's in `dir/<set>`, so a deployment can mount one driver's
+ * folder into its pods at the path its client dials.
+ */
 export async function listenOnSockets(
   servers: readonly EndpointServer[],
   dir: string | undefined,
@@ -51,24 +74,53 @@ export async function listenOnSockets(
     });
   }
   // Group-writable only when the group is meant to use the sockets (--socket-mode 0660).
-  const folder = secureSocketDir(dir, (mode & 0o070) !== 0);
+  const group = (mode & 0o070) !== 0;
+  const folder = secureSocketDir(dir, group);
+  const folders = new Map<string, string>();
+  const folderOf = (set: string): string => {
+    if (set === defaultEndpointSet) return folder;
+    let setFolder = folders.get(set);
+    if (setFolder === undefined) {
+      setFolder = secureSocketDir(join(folder, set), group);
+      // The group connects to the sockets; it never writes the folder.
+      chmodSync(setFolder, group ? 0o750 : 0o700);
+      folders.set(set, setFolder);
+    }
+    return setFolder;
+  };
   const endpoints: Record<string, string> = {};
   const paths: string[] = [];
+  let listeners: NetServer[] = [];
   try {
-    for (const { api } of servers) {
-      const path = socketPath(folder, api.endpoint);
+    for (const { api, endpointSet } of servers) {
+      const path = socketPath(folderOf(endpointSet), api.endpoint);
       await prepareSocket(path);
-      endpoints[key(api)] = path;
+      endpoints[endpointKey(endpointSet, api)] = path;
       paths.push(path);
     }
-    await bindRestricted(paths, mode, () =>
-      Promise.all(servers.map(({ server }, i) => bind(server, paths[i] ?? ""))),
-    );
+    listeners = await bindRestricted(paths, mode, async () => {
+      const bound = await Promise.allSettled(
+        servers.map(({ server }, i) => bind(server, paths[i] ?? "")),
+      );
+      const ok = bound.flatMap((b) => (b.status === "fulfilled" ? [b.value] : []));
+      const failed = bound.find((b) => b.status === "rejected");
+      if (failed === undefined) return ok;
+      // The ones that did bind are closed too when one did not.
+      await Promise.all(ok.map(closeListener));
+      throw failed.reason;
+    });
   } catch (error) {
+    await Promise.all(listeners.map(closeListener));
     removeSockets(paths);
     throw error;
   }
-  return { endpoints, close: () => Promise.resolve(removeSockets(paths)) };
+  return {
+    endpoints,
+    close: async () => {
+      await Promise.all(listeners.map(closeListener));
+      removeSockets(paths);
+    },
+  };
 }
 
 /**
@@ -87,12 +139,12 @@ export async function listenOnPipes(
     await Promise.all(listeners.map((listener) => listener.close()));
   };
   try {
-    for (const { api, server } of servers) {
-      const name = `\\\\.\\pipe\\${api.endpoint}`;
+    for (const { api, endpointSet, server } of servers) {
+      const name = `\\\\.\\pipe\\${endpointName(endpointSet, api)}`;
       listeners.push(
         await servePipe(server, name, { sddl, ...(options.api ? { api: options.api } : {}) }),
       );
-      endpoints[key(api)] = name;
+      endpoints[endpointKey(endpointSet, api)] = name;
     }
   } catch (error) {
     await close();

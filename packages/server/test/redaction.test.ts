@@ -9,7 +9,18 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { startOnScenario, type RunningBin } from "./harness.js";
 
 const kubelet = "C:\\var\\lib\\kubelet";
-const keys = ["time", "caller", "method", "endpoint", "resources", "decision", "rules", "reason"];
+const keys = [
+  "time",
+  "caller",
+  "method",
+  "endpoint",
+  "endpointSet",
+  "peer",
+  "resources",
+  "decision",
+  "rules",
+  "reason",
+];
 
 // A secret shorter than 8 characters is redacted only as a whole token (exec's createRedactor).
 const asToken = (secret: string) =>

@@ -4,6 +4,7 @@ import { Ajv, type ErrorObject } from "ajv";
 import { parse as parseYaml } from "yaml";
 import { CsiProxyError, isCsiProxyError } from "@csi-proxy/exec";
 import { compileGrants, type Grants } from "./grants.js";
+import { defaultEndpointSet } from "../endpoints.js";
 import type { Caller } from "../identity.js";
 import type { CallerSpec, PolicySpec, RuleSpec } from "./spec.js";
 
@@ -20,8 +21,17 @@ export interface Policy {
   readonly warning?: string | undefined;
   /** Whether a rule is for service accounts (which needs a way to verify their tokens). */
   readonly namesServiceAccounts: boolean;
-  /** The merged grants of the rules that match the caller; undefined when none does. */
-  grantsFor(caller: Caller): Grants | undefined;
+  /**
+   * The merged grants of the rules that match the caller on endpoint set `endpointSet` (the
+   * default set when absent); undefined when none does.
+   */
+  grantsFor(caller: Caller, endpointSet?: string): Grants | undefined;
+  /**
+   * The grants of the token-less callers of `endpointSet` (rules with `{ "endpointSet" }`
+   * callers): a call with a token on that set must be allowed by these too, so a token never
+   * reaches past the set it came in on. Undefined when no such rule names the set.
+   */
+  endpointSetGrants(endpointSet: string): Grants | undefined;
 }
 
 /** The name of the built-in policy that reproduces upstream v1's rules. */
@@ -63,27 +73,58 @@ function checkMethods(source: string, rule: RuleSpec, known: ReadonlySet<string>
   }
 }
 
-function callerMatches(spec: CallerSpec, caller: Caller): boolean {
+function callerMatches(spec: CallerSpec, caller: Caller, endpointSet: string): boolean {
   if ("local" in spec) return caller.kind === "local";
+  if (!("serviceAccount" in spec))
+    return caller.kind === "local" && spec.endpointSet === endpointSet;
   return (
     caller.kind === "serviceAccount" &&
     spec.serviceAccount.namespace === caller.namespace &&
-    (spec.serviceAccount.name === "*" || spec.serviceAccount.name === caller.serviceAccount)
+    (spec.serviceAccount.name === "*" || spec.serviceAccount.name === caller.serviceAccount) &&
+    (spec.endpointSet === undefined || spec.endpointSet === endpointSet)
   );
+}
+
+const setOf = (spec: CallerSpec) => ("endpointSet" in spec ? spec.endpointSet : undefined);
+
+function checkEndpointSets(source: string, rule: RuleSpec, served: ReadonlySet<string>): void {
+  for (const set of rule.callers.map(setOf)) {
+    if (set !== undefined && !served.has(set)) {
+      throw policyError(
+        source,
+        `rule "${rule.name}" names endpoint set "${set}", which is not served (--endpoint-set ${[...served].join(", ")}).`,
+      );
+    }
+  }
+}
+
+// With more than one set, a rule for every token-less caller undoes what the sets keep apart.
+function unionWarning(spec: PolicySpec, served: ReadonlySet<string>): string | undefined {
+  if (served.size < 2) return undefined;
+  const wide = spec.rules.filter((rule) => rule.callers.some((c) => "local" in c));
+  if (wide.length === 0) return undefined;
+  return `rules ${wide.map((r) => `"${r.name}"`).join(", ")} grant token-less callers on every endpoint set ({ "local": true }), so those grants are not kept apart by the sets; use { "endpointSet": ... } callers instead.`;
+}
+
+interface CompileSettings {
+  readonly kubeletPath: string;
+  readonly methods: ReadonlySet<string>;
+  readonly endpointSets: ReadonlySet<string>;
 }
 
 function compile(
   source: string,
   spec: PolicySpec,
-  kubeletPath: string,
-  known: ReadonlySet<string>,
+  settings: CompileSettings,
   warning?: string,
 ): Policy {
+  const { kubeletPath } = settings;
   const names = new Set<string>();
   for (const rule of spec.rules) {
     if (names.has(rule.name)) throw policyError(source, `two rules are named "${rule.name}".`);
     names.add(rule.name);
-    checkMethods(source, rule, known);
+    checkMethods(source, rule, settings.methods);
+    checkEndpointSets(source, rule, settings.endpointSets);
     try {
       compileGrants([rule], kubeletPath);
     } catch (error) {
@@ -92,15 +133,27 @@ function compile(
     }
   }
   const cache = new Map<string, Grants | undefined>();
-  const grantsFor = (caller: Caller): Grants | undefined => {
-    if (!cache.has(caller.name)) {
-      const rules = spec.rules.filter((rule) => rule.callers.some((c) => callerMatches(c, caller)));
-      cache.set(caller.name, rules.length === 0 ? undefined : compileGrants(rules, kubeletPath));
+  const cached = (key: string, matches: (c: CallerSpec) => boolean): Grants | undefined => {
+    if (!cache.has(key)) {
+      const rules = spec.rules.filter((rule) => rule.callers.some(matches));
+      cache.set(key, rules.length === 0 ? undefined : compileGrants(rules, kubeletPath));
     }
-    return cache.get(caller.name);
+    return cache.get(key);
   };
   const namesAccounts = spec.rules.some((rule) => rule.callers.some((c) => "serviceAccount" in c));
-  return { source, warning, namesServiceAccounts: namesAccounts, grantsFor };
+  return {
+    source,
+    warning: warning ?? unionWarning(spec, settings.endpointSets),
+    namesServiceAccounts: namesAccounts,
+    // Caller names cannot hold a NUL, so the key is never ambiguous.
+    grantsFor: (caller, endpointSet = defaultEndpointSet) =>
+      cached(`${caller.name}\0${endpointSet}`, (c) => callerMatches(c, caller, endpointSet)),
+    endpointSetGrants: (endpointSet) =>
+      cached(
+        `\0set\0${endpointSet}`,
+        (c) => !("local" in c) && !("serviceAccount" in c) && c.endpointSet === endpointSet,
+      ),
+  };
 }
 
 /** Reads and checks a policy file (JSON, or YAML when it ends in `.yaml`/`.yml`), or builds the built-in `v1-compatible` one. */
@@ -110,8 +163,15 @@ export function loadPolicy(
     readonly kubeletPath: string;
     readonly workingDirs: readonly string[];
     readonly methods: ReadonlySet<string>;
+    /** The endpoint sets served (`--endpoint-set`); only the default set when absent. */
+    readonly endpointSets?: readonly string[];
   },
 ): Policy {
+  const compileSettings: CompileSettings = {
+    kubeletPath: settings.kubeletPath,
+    methods: settings.methods,
+    endpointSets: new Set(settings.endpointSets ?? [defaultEndpointSet]),
+  };
   if (source === v1CompatiblePolicy) {
     const spec: PolicySpec = {
       version: 1,
@@ -133,7 +193,7 @@ export function loadPolicy(
     };
     const warning =
       "--policy v1-compatible: every local caller may call every RPC on any disk, volume, share, portal, target and service, as upstream v1 allows; only path fields are limited, to the working dirs. Write a policy for your driver instead.";
-    return compile(source, spec, settings.kubeletPath, settings.methods, warning);
+    return compile(source, spec, compileSettings, warning);
   }
   let text: string;
   try {
@@ -155,5 +215,5 @@ export function loadPolicy(
       `is not ${yaml ? "YAML" : "JSON"}: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  return compile(source, validate(source, value), settings.kubeletPath, settings.methods);
+  return compile(source, validate(source, value), compileSettings);
 }

@@ -1,12 +1,24 @@
-/** A caller a rule is for: token-less local callers, or a Kubernetes service account. */
+/**
+ * A caller a rule is for: token-less callers (on every endpoint set, or on one), or a Kubernetes
+ * service account.
+ */
 export type CallerSpec =
   | {
-      /** A caller without a token, on this node: anyone who can open the socket. */
+      /** A caller without a token, on any endpoint set: anyone who can open one of the sockets. */
       readonly local: true;
+    }
+  | {
+      /**
+       * A caller without a token that came in on this endpoint set's endpoints (`--endpoint-set`):
+       * whoever the deployment mounted that set's sockets or pipes into.
+       */
+      readonly endpointSet: string;
     }
   | {
       /** A caller presenting this service account's verified token. */
       readonly serviceAccount: ServiceAccountSpec;
+      /** Counts only for calls on this endpoint set; any set when absent. */
+      readonly endpointSet?: string;
     };
 
 /** A Kubernetes service account, by namespace and name (`*`: any in the namespace). */
