@@ -110,6 +110,25 @@ describe("parseCommand", () => {
     );
   });
 
+  it("--endpoint-set: one set per driver, repeatable; only the sets given", () => {
+    const base = ["--socket-dir", "/s", "--policy", "p"];
+    expect(parseCommand(base)).not.toHaveProperty("options.endpointSets");
+    expect(
+      parseCommand([...base, "--endpoint-set", "smb", "--endpoint-set=iscsi-2"]),
+    ).toMatchObject({ options: { endpointSets: ["smb", "iscsi-2"] } });
+    expect(parseCommand(["--policy", "p", "--endpoint-set", "default"], "win32")).toMatchObject({
+      options: { endpointSets: ["default"] },
+    });
+    for (const bad of ["", "Smb", "1smb", "smb-", "s/b", "s\\b", "s.b", "a".repeat(41)]) {
+      expect(() => parseCommand([...base, "--endpoint-set", bad])).toThrow(
+        "1 to 40 lowercase letters",
+      );
+    }
+    expect(() => parseCommand([...base, "--endpoint-set", "a", "--endpoint-set", "a"])).toThrow(
+      "names a set twice",
+    );
+  });
+
   it("--simulate-scenario", () => {
     expect(
       parseCommand(["--socket-dir", "/s", "--policy", "p", "--simulate-scenario", "/x.json"]),

@@ -27,7 +27,10 @@ export interface RunningBin {
   readonly child: ChildProcess;
   /** What it wrote to stderr so far. */
   stderr(): string;
-  /** A raw client of an endpoint (`disk-v1`, ...), closed by {@link RunningBin.stop}. */
+  /**
+   * A raw client of an endpoint (`disk-v1`, ..., `<set>/disk-v1` in a named endpoint set), closed
+   * by {@link RunningBin.stop}.
+   */
   client(endpoint: string): RawGrpcClient;
   /** SIGTERM, then the exit code once it is gone. */
   stop(): Promise<number | null>;
@@ -68,7 +71,9 @@ export async function startBin(
     child,
     stderr: () => stderr,
     client(endpoint) {
-      const api = servedApis.find((a) => `${a.group}-${a.version}` === endpoint);
+      // A named set's endpoints are keyed `<set>/<group>-<version>`.
+      const key = endpoint.slice(endpoint.indexOf("/") + 1);
+      const api = servedApis.find((a) => `${a.group}-${a.version}` === key);
       const path = ready.endpoints[endpoint];
       if (api === undefined || path === undefined) throw new Error(`no endpoint ${endpoint}`);
       const client = new RawGrpcClient(path, api.protoFile, `${api.version}.${api.service}`);

@@ -63,6 +63,53 @@ describe("loadPolicy", () => {
     expect(policy.grantsFor(local)?.rules).toEqual(["local"]);
   });
 
+  it("endpoint sets: a set's rules reach token-less callers on that set only; tokens are narrowed by them", () => {
+    const sets = { ...settings, endpointSets: ["smb", "iscsi"] };
+    const policy = loadPolicy(
+      file({
+        version: 1,
+        rules: [
+          { ...rule, name: "smb", callers: [{ endpointSet: "smb" }] },
+          { ...rule, name: "iscsi", callers: [{ endpointSet: "iscsi" }] },
+          {
+            ...rule,
+            name: "ops-on-iscsi",
+            callers: [{ serviceAccount: { namespace: "ops", name: "*" }, endpointSet: "iscsi" }],
+          },
+        ],
+      }),
+      sets,
+    );
+    expect(policy.warning).toBeUndefined();
+    expect(policy.grantsFor(local, "smb")?.rules).toEqual(["smb"]);
+    expect(policy.grantsFor(local, "iscsi")?.rules).toEqual(["iscsi"]);
+    // The default set is not served here, and no rule names it.
+    expect(policy.grantsFor(local)).toBeUndefined();
+    const ops = {
+      kind: "serviceAccount",
+      name: "serviceaccount:ops/x",
+      namespace: "ops",
+      serviceAccount: "x",
+    } as const;
+    expect(policy.grantsFor(ops, "iscsi")?.rules).toEqual(["ops-on-iscsi"]);
+    expect(policy.grantsFor(ops, "smb")).toBeUndefined();
+    expect(policy.endpointSetGrants("smb")?.rules).toEqual(["smb"]);
+    expect(policy.endpointSetGrants("default")).toBeUndefined();
+  });
+
+  it("endpoint sets: a rule naming a set not served fails the start; { local: true } with several sets warns", () => {
+    const path = file({ version: 1, rules: [{ ...rule, callers: [{ endpointSet: "nfs" }] }] });
+    expect(() => loadPolicy(path, { ...settings, endpointSets: ["smb"] })).toThrow(
+      'rule "r" names endpoint set "nfs", which is not served',
+    );
+    expect(() => loadPolicy(path, settings)).toThrow("which is not served");
+    const wide = file({ version: 1, rules: [rule] });
+    expect(loadPolicy(wide, { ...settings, endpointSets: ["smb"] }).warning).toBeUndefined();
+    expect(loadPolicy(wide, { ...settings, endpointSets: ["smb", "iscsi"] }).warning).toContain(
+      'rules "r" grant token-less callers on every endpoint set',
+    );
+  });
+
   it("no rule for the caller: no grants (everything denied)", () => {
     expect(loadPolicy(file({ version: 1, rules: [] }), settings).grantsFor(local)).toBeUndefined();
   });
