@@ -32,36 +32,18 @@ const driverName: Record<Driver, string> = {
 const staging = (d: Driver, pv: string) =>
   `${kubelet}\\plugins\\kubernetes.io\\csi\\${driverName[d]}\\${pv}\\globalmount`;
 
-// The same methods for both: what keeps them apart is what each rule grants them to touch.
-const methods = [
-  "filesystem.*",
-  "volume.*",
-  "disk.*",
-  "iscsi.*",
-  "smb.*",
-  "system.GetService",
-  "system.StartService",
-];
+// The README's example, as it is printed there: the test runs what the README shows.
+function readmePolicy(): { version: 1; rules: Record<string, unknown>[] } {
+  const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+  const block = /<!-- endpoint-sets-policy -->\s*```json\n([\s\S]*?)\n```/.exec(readme);
+  if (block?.[1] === undefined) throw new Error("README: no endpoint-sets policy example");
+  return JSON.parse(block[1]) as { version: 1; rules: Record<string, unknown>[] };
+}
+const example = readmePolicy();
 const policy = {
   version: 1,
   rules: [
-    {
-      name: "iscsi-driver",
-      callers: [{ endpointSet: "iscsi" }],
-      methods,
-      driver: driverName.iscsi,
-      iscsiPortals: [world.portal.targetAddress],
-      iscsiTargets: [world.iqn],
-      disks: { ofIscsiTargets: true },
-      services: ["MSiSCSI"],
-    },
-    {
-      name: "smb-driver",
-      callers: [{ endpointSet: "smb" }],
-      methods,
-      driver: driverName.smb,
-      smbRemotePaths: [world.share],
-    },
+    ...example.rules,
     {
       // An operator's tool with a token: wide on its own, narrowed by the set it calls on.
       name: "ops",
@@ -144,6 +126,22 @@ describeWithPwsh(
         expect(told).not.toContain(secret);
       for (const entry of calls()) expect(entry.command).toMatch(/^Get-/);
     }
+
+    it("the README's policy names the simulated node's portal, target and share", () => {
+      expect(example.rules.map((r) => r.callers)).toEqual([
+        [{ endpointSet: "iscsi" }],
+        [{ endpointSet: "smb" }],
+      ]);
+      expect(example.rules[0]).toMatchObject({
+        driver: driverName.iscsi,
+        iscsiPortals: [world.portal.targetAddress],
+        iscsiTargets: [world.iqn],
+      });
+      expect(example.rules[1]).toMatchObject({
+        driver: driverName.smb,
+        smbRemotePaths: [world.share],
+      });
+    });
 
     it("serves only the sets asked for, each in a folder of its own", () => {
       const keys = Object.keys(bin.ready.endpoints);
