@@ -11,6 +11,7 @@ import { describeWithPwsh } from "@csi-proxy/test-utils";
 import { demoNodeWorld as world, scenarios, type CallLogEntry } from "@csi-proxy/winsim";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { kubeletPublishes, startOnScenario, type RunningBin } from "./harness.js";
+import { readmePolicy } from "./readme-policy.js";
 import { clusterKey, tokenAudience, tokenIssuer } from "./sa-tokens.js";
 
 const OK = 0;
@@ -33,13 +34,7 @@ const staging = (d: Driver, pv: string) =>
   `${kubelet}\\plugins\\kubernetes.io\\csi\\${driverName[d]}\\${pv}\\globalmount`;
 
 // The README's example, as it is printed there: the test runs what the README shows.
-function readmePolicy(): { version: 1; rules: Record<string, unknown>[] } {
-  const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
-  const block = /<!-- endpoint-sets-policy -->\s*```json\n([\s\S]*?)\n```/.exec(readme);
-  if (block?.[1] === undefined) throw new Error("README: no endpoint-sets policy example");
-  return JSON.parse(block[1]) as { version: 1; rules: Record<string, unknown>[] };
-}
-const example = readmePolicy();
+const example = readmePolicy("endpoint-sets-policy");
 const policy = {
   version: 1,
   rules: [
