@@ -10,6 +10,7 @@ import type { ScenarioSpec } from "@csi-proxy/winsim";
 import type { NodeGroups } from "./handlers/context.js";
 import type { SimulatorFolders } from "./server.js";
 import { simulatedPaths, windowsPaths, type PathMapping } from "./paths.js";
+import { loadSimulator } from "./simulator-module.js";
 
 /** The node the server works on: its groups, how paths reach it, and how to let it go. */
 export interface ServedNode {
@@ -52,7 +53,7 @@ export async function simulatedNode(
   workingDirs: readonly string[],
   scenarioFile?: string,
 ): Promise<ServedNode> {
-  const winsim = await import("@csi-proxy/winsim");
+  const winsim = await loadSimulator();
   const { createNodeSmbLinkHost } = await import("@csi-proxy/smb");
   const spec =
     scenarioFile === undefined

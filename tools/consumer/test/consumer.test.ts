@@ -128,6 +128,41 @@ for (const manager of ["npm", "pnpm"] satisfies Manager[]) {
   });
 }
 
+describe("the server alone, installed with npm as a Windows node installs it", () => {
+  const dir = join(root, "npm-server");
+  beforeAll(async () => {
+    await createProject({
+      dir,
+      manager: "npm",
+      tarballs,
+      install: ["@csi-proxy/server"],
+      extra: { "@types/node": "^20.19.0" },
+      fixture: fixture("server-only.ts"),
+      npmCache,
+    });
+  }, 600_000);
+
+  it("does not install the simulator, an optional peer needed only for --simulate", () => {
+    expect(installedCsiProxyPackages(dir)).not.toContain("@csi-proxy/winsim");
+  });
+
+  it("type-checks and runs without it", async () => {
+    expect(await runDriver(dir)).toContain("server ok");
+  });
+
+  it("answers --simulate without it with what to install", async () => {
+    const bin = join(dir, "node_modules", "@csi-proxy", "server", "dist", "bin.js");
+    const args = ["--socket-dir", join(dir, "sockets"), "--simulate", "--policy", "v1-compatible"];
+    const failure = await run(process.execPath, [bin, ...args], { cwd: dir }).then(
+      (out) => new Error(`started: ${out}`),
+      (error: unknown) => error as Error,
+    );
+    expect(failure.message).toContain(
+      "csi-proxy-server: FAILED_PRECONDITION: --simulate needs @csi-proxy/winsim, which is not installed",
+    );
+  });
+});
+
 describe("the worked example (examples/driver-node) installed from the tarballs", () => {
   const dir = join(root, "driver-node");
   const pwsh = pwshPath();
