@@ -69,4 +69,17 @@ describe("release configuration", () => {
       ]);
     }
   });
+  it("a simulator minor does not take the server, its optional peer, to a major", async () => {
+    const { packages, config } = await workspace();
+    const plan = assembleReleasePlan(
+      [{ id: "winsim", summary: "feat", releases: [{ name: "@csi-proxy/winsim", type: "minor" }] }],
+      packages,
+      config,
+      undefined,
+    );
+    // Changesets majors every peer dependent of a minor unless the new version leaves no range.
+    const server = plan.releases.find((r) => r.name === "@csi-proxy/server");
+    expect(server?.type ?? "none").not.toBe("major");
+    expect(plan.releases.find((r) => r.name === "@csi-proxy/winsim")?.newVersion).toBe("0.1.0");
+  });
 });
