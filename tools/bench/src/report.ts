@@ -4,7 +4,7 @@ import type { FlowRow } from "./flow.js";
 import type { LightThroughputRow } from "./light-throughput.js";
 import type { Row } from "./measure.js";
 import type { CsiRow, MethodRow, RoundTrips } from "./round-trips.js";
-import type { ServerResults } from "./server.js";
+import { serverOverheadTargetMs, type ServerResults } from "./server.js";
 import type { MemoryRow, StartupRow } from "./startup.js";
 import type { ThroughputRow } from "./throughput.js";
 import { barChart, formatMs, formatRatio, table } from "./markdown.js";
@@ -300,14 +300,18 @@ function serverLines(server: ServerResults | undefined): string[] {
     "",
     "## The server (`@csi-proxy/server`)",
     "",
-    "The same read on equal simulated nodes (`scenarios.demoNode()`, one warm PowerShell process each): called on the library, and called by a v1 gRPC client (`@grpc/grpc-js` dynamic client) through `csi-proxy-server --simulate --policy v1-compatible` on its Unix socket, which adds the HTTP/2 round trip, the policy decision, an audit line and the status mapping.",
+    "The same read on equal simulated nodes (`scenarios.demoNode()`, one warm PowerShell process each): called on the library, and called by a v1 gRPC client (`@grpc/grpc-js` dynamic client) through `csi-proxy-server --simulate` on its Unix socket, under a policy that grants that one RPC to the default endpoint set,, which adds the HTTP/2 round trip, the policy decision, an audit line and the status mapping.",
     "",
     ...table(rowHeader, rowAlign, [
       rowCells(server.direct, undefined),
       rowCells(server.viaServer, undefined),
+      ...[server.denied, server.floor].flatMap((r) =>
+        r === undefined ? [] : [rowCells(r, undefined)],
+      ),
     ]),
     "",
     `Per-RPC overhead of the server over the library call: ${formatMs(overhead)} ms (median minus median).`,
+    ...floorLines(server, overhead),
     "",
     ...table(
       ["process", "ready (MiB)", "after calls (MiB)", "peak (MiB)", "calls"],
@@ -322,6 +326,18 @@ function serverLines(server: ServerResults | undefined): string[] {
         ],
       ],
     ),
+  ];
+}
+
+// The server's own work is a refused call less gRPC's own round trip: no PowerShell in either.
+function floorLines(server: ServerResults, overhead: number): string[] {
+  if (server.floor === undefined || server.denied === undefined) return [];
+  const floor = server.floor.median;
+  const own = server.denied.median - floor;
+  const met = own <= serverOverheadTargetMs;
+  return [
+    "",
+    `The floor is the same RPC on the same kind of socket from the same client, answered at once by a bare \`@grpc/grpc-js\` server in a process of its own (as the server is): ${formatMs(floor)} ms median. The refused row is the same RPC on an endpoint set the policy grants nothing: identity, policy decision, audit line and status mapping, and no host call. The server's own work per RPC is the refused row less the floor: **${formatMs(own)} ms** against a target of ≤ ${formatMs(serverOverheadTargetMs)} ms median, ${met ? "met" : "**not met** in this run"}. The allowed call's overhead less the floor (${formatMs(overhead - floor)} ms) adds the group call's dispatch and the difference between two PowerShell processes on a shared machine.`,
   ];
 }
 

@@ -1,18 +1,18 @@
 // What `@csi-proxy/server` adds to a library call: the same read through the bin over gRPC on a
 // Unix socket (policy check, audit line, status mapping included) and directly, side by side.
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { credentials, loadPackageDefinition, type Client, type GrpcObject } from "@grpc/grpc-js";
-import { loadSync } from "@grpc/proto-loader";
-import { protoDir } from "@csi-proxy/server";
+import { fileURLToPath } from "node:url";
+import { status } from "@grpc/grpc-js";
 import { System } from "@csi-proxy/system";
 import { createSimulatedPowerShell, scenarios, Simulator } from "@csi-proxy/winsim";
 import { measureCalls, type Budget, type Row } from "./measure.js";
 import { processMemory } from "./memory.js";
+import { systemClient, unaryCall, type SystemClient } from "./system-rpc.js";
 
 /** The server's own memory (the Node process; its PowerShell process is counted apart). */
 export interface ServerMemory {
@@ -22,41 +22,87 @@ export interface ServerMemory {
   readonly calls: number;
 }
 
-/** The direct and the gRPC row of one read, and the server's memory. */
+/** The direct and the gRPC row of one read, the floor under the gRPC row, and the server's memory. */
 export interface ServerResults {
   readonly direct: Row;
   readonly viaServer: Row;
+  /** The same RPC refused by the server's policy: identity, decision, audit line, status; no host call. */
+  readonly denied?: Row | undefined;
+  /** The same RPC answered by a grpc-js server that does nothing, on the same kind of socket. */
+  readonly floor?: Row | undefined;
   readonly memory: ServerMemory;
 }
+
+/** The target: the server's own work per RPC (policy, audit, status mapping, identity), median. */
+export const serverOverheadTargetMs = 0.5;
 
 const budget: Budget = { timeMs: 3_000, iterations: 200, warmupIterations: 20 };
 const bin = createRequire(import.meta.url)
   .resolve("@csi-proxy/server/package.json")
   .replace(/package\.json$/, "dist/bin.js");
+const floorServer = fileURLToPath(new URL("./floor-server.js", import.meta.url));
 
-type Unary = (request: object, callback: (error: Error | null, reply: unknown) => void) => void;
-
-function systemClient(socket: string): Client & Record<string, Unary> {
-  const definition = loadSync(join(protoDir, "system/v1alpha1/api.proto"), {
-    keepCase: true,
-    includeDirs: [protoDir],
+/** The floor: GetBIOSSerialNumber answered at once by a bare grpc-js server in its own process. */
+async function measureFloor(dir: string): Promise<Row> {
+  const socket = join(dir, "floor.sock");
+  const child = spawn(process.execPath, [floorServer, socket], {
+    stdio: ["ignore", "pipe", "inherit"],
   });
-  const v1alpha1 = loadPackageDefinition(definition).v1alpha1 as GrpcObject;
-  const System = v1alpha1.System as unknown as new (
-    address: string,
-    creds: ReturnType<typeof credentials.createInsecure>,
-  ) => Client & Record<string, Unary>;
-  return new System(`unix:${socket}`, credentials.createInsecure());
+  try {
+    await new Promise<void>((resolve, reject) => {
+      createInterface({ input: child.stdout }).once("line", () => resolve());
+      child.once("exit", (code) => reject(new Error(`floor server exited (${code})`)));
+    });
+    const client = systemClient(socket);
+    try {
+      const call = unaryCall(client);
+      await call();
+      return await measureCalls(
+        "GetBIOSSerialNumber, v1 client → no-op grpc-js server (floor)",
+        call,
+        budget,
+      );
+    } finally {
+      client.close();
+    }
+  } finally {
+    await stop(child);
+  }
 }
 
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+// The allowed set gets the one RPC; the "denied" set's caller is refused it by the policy alone.
+const benchPolicy = {
+  version: 1,
+  rules: [
+    {
+      name: "bench",
+      callers: [{ endpointSet: "default" }],
+      methods: ["system.GetBIOSSerialNumber"],
+    },
+  ],
+};
+
 async function startBin(pwsh: string, dir: string) {
+  const policy = join(dir, "policy.json");
+  writeFileSync(policy, JSON.stringify(benchPolicy));
   const child = spawn(
     process.execPath,
     [
       bin,
       "--simulate",
       "--policy",
-      "v1-compatible",
+      policy,
+      "--endpoint-set",
+      "default",
+      "--endpoint-set",
+      "denied",
       "--socket-dir",
       join(dir, "s"),
       "--audit-log",
@@ -69,7 +115,24 @@ async function startBin(pwsh: string, dir: string) {
     child.once("exit", (code) => reject(new Error(`csi-proxy-server exited (${code})`)));
   });
   const ready = JSON.parse(line) as { endpoints: Record<string, string> };
-  return { child, socket: ready.endpoints["system-v1alpha1"] ?? "" };
+  return {
+    child,
+    socket: ready.endpoints["system-v1alpha1"] ?? "",
+    deniedSocket: ready.endpoints["denied/system-v1alpha1"] ?? "",
+  };
+}
+
+/** Resolves once the call is refused with PERMISSION_DENIED; an answer or another status fails the bench. */
+function refusedCall(client: SystemClient): () => Promise<void> {
+  const call = unaryCall(client);
+  return () =>
+    call().then(
+      () => Promise.reject(new Error("the denied endpoint set was answered")),
+      (error: unknown) =>
+        (error as { code?: unknown }).code === status.PERMISSION_DENIED
+          ? undefined
+          : Promise.reject(error as Error),
+    );
 }
 
 /** GetBIOSSerialNumber through the server and `System.getBiosSerialNumber()` directly, on equal simulated nodes. */
@@ -89,13 +152,11 @@ export async function measureServer(pwsh: string): Promise<ServerResults> {
     await sim.dispose();
   }
   const dir = mkdtempSync(join(tmpdir(), "bench-server-"));
-  const { child, socket } = await startBin(pwsh, dir);
+  const { child, socket, deniedSocket } = await startBin(pwsh, dir);
   const pid = child.pid ?? 0;
   const client = systemClient(socket);
-  const call = () =>
-    new Promise<void>((resolve, reject) =>
-      client.GetBIOSSerialNumber?.({}, (error) => (error === null ? resolve() : reject(error))),
-    );
+  const deniedClient = systemClient(deniedSocket);
+  const call = unaryCall(client);
   try {
     await call();
     const ready = processMemory(pid);
@@ -105,9 +166,20 @@ export async function measureServer(pwsh: string): Promise<ServerResults> {
       budget,
     );
     const after = processMemory(pid);
+    const refused = refusedCall(deniedClient);
+    await refused();
+    const denied = await measureCalls(
+      "GetBIOSSerialNumber, refused by the policy (no host call)",
+      refused,
+      budget,
+    );
+    // Same run, same kind of socket, same client: what gRPC alone costs.
+    const floor = await measureFloor(dir);
     return {
       direct,
       viaServer,
+      denied,
+      floor,
       memory: {
         readyMiB: ready?.rssMiB ?? Number.NaN,
         afterCallsMiB: after?.rssMiB ?? Number.NaN,
@@ -117,9 +189,8 @@ export async function measureServer(pwsh: string): Promise<ServerResults> {
     };
   } finally {
     client.close();
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
-    await exited;
+    deniedClient.close();
+    await stop(child);
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -162,6 +162,32 @@ describe("renderReport", () => {
     expect(renderReport(results(2, 100))).not.toContain("## The server");
   });
 
+  it("takes the grpc-js floor off a refused call and says whether the target is met", () => {
+    const server = {
+      direct: row("getBiosSerialNumber, library call", 10, 0.01),
+      viaServer: row("GetBIOSSerialNumber, v1 client → csi-proxy-server", 11.5, 0.012),
+      floor: row("no-op grpc-js server (floor)", 0.4, 0.001),
+      memory: { readyMiB: 70, afterCallsMiB: 72.25, peakMiB: 80, calls: 221 },
+    };
+    const met = renderReport({
+      ...results(2, 100),
+      server: { ...server, denied: row("refused by the policy", 0.7, 0.001) },
+    });
+    expect(met).toContain("| no-op grpc-js server (floor) |");
+    expect(met).toContain("| refused by the policy |");
+    expect(met).toContain("**0.30 ms** against a target of ≤ 0.50 ms median, met");
+    expect(met).toContain("The allowed call's overhead less the floor (1.10 ms)");
+    const missed = renderReport({
+      ...results(2, 100),
+      server: { ...server, denied: row("refused by the policy", 1.5, 0.001) },
+    });
+    expect(missed).toContain(
+      "**1.10 ms** against a target of ≤ 0.50 ms median, **not met** in this run",
+    );
+    // Without the refused row there is no measure of the server's own work to judge.
+    expect(renderReport({ ...results(2, 100), server })).not.toContain("against a target");
+  });
+
   it("adds the round-trip section and its targets, failing what they miss", () => {
     const count = { scripts: 3, cmdlets: 4, repeats: 0, repeatsAcross: 1, traces: [] };
     const text = renderReport({
