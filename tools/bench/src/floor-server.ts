@@ -1,12 +1,12 @@
 // The floor's server, in a process of its own as csi-proxy-server is: GetBIOSSerialNumber answered
 // at once. Argument: the Unix socket path. Prints "ready" once bound; SIGTERM stops it.
 import { Server, ServerCredentials } from "@grpc/grpc-js";
-import { systemService } from "./system-rpc.js";
+import { serviceConstructor } from "./rpc.js";
 
 const socket = process.argv[2];
 if (socket === undefined) throw new Error("usage: floor-server <socket>");
 const server = new Server();
-server.addService(systemService().service, {
+server.addService(serviceConstructor("system", "v1alpha1").service, {
   GetBIOSSerialNumber: (_call: unknown, callback: (error: null, reply: object) => void) =>
     callback(null, { serial_number: "" }),
 });

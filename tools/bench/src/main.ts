@@ -16,6 +16,7 @@ import { renderReport, type Machine } from "./report.js";
 import { measureRoundTrips } from "./round-trips.js";
 import { measureMemory, measureStartup } from "./startup.js";
 import { measureServer } from "./server.js";
+import { measureStorm } from "./storm-bench.js";
 import { measureThroughput } from "./throughput.js";
 
 function pwshVersion(pwsh: string): string {
@@ -65,6 +66,9 @@ const flow = await measureFlow(pwsh);
 log("the server: a v1 client's call through csi-proxy-server vs the library call");
 const server = await measureServer(pwsh);
 
+log("a restage storm through the server: 32 NodeStage sequences serially, then at once");
+const storm = await measureStorm(pwsh);
+
 log("round trips: scripts and cmdlet calls per method and per CSI operation");
 const roundTrips = await measureRoundTrips(pwsh);
 
@@ -93,6 +97,7 @@ const text = renderReport({
   startup,
   memory,
   server,
+  storm,
   roundTrips,
   cpuCheck: {
     resourceUsageSelf: after.resourceUsage - before.resourceUsage,

@@ -6,9 +6,11 @@ import type { Row } from "./measure.js";
 import type { CsiRow, MethodRow, RoundTrips } from "./round-trips.js";
 import { serverOverheadTargetMs, type ServerResults } from "./server.js";
 import type { MemoryRow, StartupRow } from "./startup.js";
+import type { StormRow } from "./storm-bench.js";
 import type { ThroughputRow } from "./throughput.js";
 import { barChart, formatMs, formatRatio, table } from "./markdown.js";
 import { callTimeLines, scalingLines } from "./report-performance.js";
+import { stormLines } from "./report-storm.js";
 
 export { barChart, formatMs, formatRatio, table } from "./markdown.js";
 
@@ -49,6 +51,8 @@ export interface Results {
   readonly startup: readonly StartupRow[];
   readonly memory: readonly MemoryRow[];
   readonly server?: ServerResults | undefined;
+  /** The restage storm, serially and at once (`storm-bench.ts`). */
+  readonly storm?: readonly StormRow[] | undefined;
   /** Scripts and cmdlet calls per method and per CSI operation (`round-trips.ts`). */
   readonly roundTrips?: RoundTrips | undefined;
   readonly cpuCheck: CpuCheck;
@@ -289,6 +293,7 @@ function startupLines(results: Results): string[] {
       ]),
     ),
     ...serverLines(results.server),
+    ...stormLines(results.storm),
   ];
 }
 

@@ -1,8 +1,7 @@
 // What `@csi-proxy/server` adds to a library call: the same read through the bin over gRPC on a
 // Unix socket (policy check, audit line, status mapping included) and directly, side by side.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -12,7 +11,8 @@ import { System } from "@csi-proxy/system";
 import { createSimulatedPowerShell, scenarios, Simulator } from "@csi-proxy/winsim";
 import { measureCalls, type Budget, type Row } from "./measure.js";
 import { processMemory } from "./memory.js";
-import { systemClient, unaryCall, type SystemClient } from "./system-rpc.js";
+import { V1Client } from "./rpc.js";
+import { startServerBin, stopChild } from "./server-bin.js";
 
 /** The server's own memory (the Node process; its PowerShell process is counted apart). */
 export interface ServerMemory {
@@ -37,9 +37,6 @@ export interface ServerResults {
 export const serverOverheadTargetMs = 0.5;
 
 const budget: Budget = { timeMs: 3_000, iterations: 200, warmupIterations: 20 };
-const bin = createRequire(import.meta.url)
-  .resolve("@csi-proxy/server/package.json")
-  .replace(/package\.json$/, "dist/bin.js");
 const floorServer = fileURLToPath(new URL("./floor-server.js", import.meta.url));
 
 /** The floor: GetBIOSSerialNumber answered at once by a bare grpc-js server in its own process. */
@@ -53,9 +50,9 @@ async function measureFloor(dir: string): Promise<Row> {
       createInterface({ input: child.stdout }).once("line", () => resolve());
       child.once("exit", (code) => reject(new Error(`floor server exited (${code})`)));
     });
-    const client = systemClient(socket);
+    const client = new V1Client(socket, "system", "v1alpha1");
     try {
-      const call = unaryCall(client);
+      const call = client.bare("GetBIOSSerialNumber");
       await call();
       return await measureCalls(
         "GetBIOSSerialNumber, v1 client → no-op grpc-js server (floor)",
@@ -66,15 +63,8 @@ async function measureFloor(dir: string): Promise<Row> {
       client.close();
     }
   } finally {
-    await stop(child);
+    await stopChild(child);
   }
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
 }
 
 // The allowed set gets the one RPC; the "denied" set's caller is refused it by the policy alone.
@@ -92,39 +82,29 @@ const benchPolicy = {
 async function startBin(pwsh: string, dir: string) {
   const policy = join(dir, "policy.json");
   writeFileSync(policy, JSON.stringify(benchPolicy));
-  const child = spawn(
-    process.execPath,
-    [
-      bin,
-      "--simulate",
-      "--policy",
-      policy,
-      "--endpoint-set",
-      "default",
-      "--endpoint-set",
-      "denied",
-      "--socket-dir",
-      join(dir, "s"),
-      "--audit-log",
-      join(dir, "audit.jsonl"),
-    ],
-    { env: { ...process.env, CSI_WINSIM_PWSH: pwsh }, stdio: ["ignore", "pipe", "inherit"] },
-  );
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`csi-proxy-server exited (${code})`)));
-  });
-  const ready = JSON.parse(line) as { endpoints: Record<string, string> };
+  const started = await startServerBin(pwsh, [
+    "--simulate",
+    "--policy",
+    policy,
+    "--endpoint-set",
+    "default",
+    "--endpoint-set",
+    "denied",
+    "--socket-dir",
+    join(dir, "s"),
+    "--audit-log",
+    join(dir, "audit.jsonl"),
+  ]);
   return {
-    child,
-    socket: ready.endpoints["system-v1alpha1"] ?? "",
-    deniedSocket: ready.endpoints["denied/system-v1alpha1"] ?? "",
+    started,
+    socket: started.endpoints["system-v1alpha1"] ?? "",
+    deniedSocket: started.endpoints["denied/system-v1alpha1"] ?? "",
   };
 }
 
 /** Resolves once the call is refused with PERMISSION_DENIED; an answer or another status fails the bench. */
-function refusedCall(client: SystemClient): () => Promise<void> {
-  const call = unaryCall(client);
+function refusedCall(client: V1Client): () => Promise<void> {
+  const call = client.bare("GetBIOSSerialNumber");
   return () =>
     call().then(
       () => Promise.reject(new Error("the denied endpoint set was answered")),
@@ -152,11 +132,11 @@ export async function measureServer(pwsh: string): Promise<ServerResults> {
     await sim.dispose();
   }
   const dir = mkdtempSync(join(tmpdir(), "bench-server-"));
-  const { child, socket, deniedSocket } = await startBin(pwsh, dir);
-  const pid = child.pid ?? 0;
-  const client = systemClient(socket);
-  const deniedClient = systemClient(deniedSocket);
-  const call = unaryCall(client);
+  const { started, socket, deniedSocket } = await startBin(pwsh, dir);
+  const pid = started.child.pid ?? 0;
+  const client = new V1Client(socket, "system", "v1alpha1");
+  const deniedClient = new V1Client(deniedSocket, "system", "v1alpha1");
+  const call = client.bare("GetBIOSSerialNumber");
   try {
     await call();
     const ready = processMemory(pid);
@@ -190,7 +170,7 @@ export async function measureServer(pwsh: string): Promise<ServerResults> {
   } finally {
     client.close();
     deniedClient.close();
-    await stop(child);
+    await started.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

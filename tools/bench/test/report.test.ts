@@ -13,6 +13,7 @@ import {
   type Results,
 } from "../src/report.js";
 import type { ThroughputRow } from "../src/throughput.js";
+import type { StormRow } from "../src/storm-bench.js";
 
 const row = (name: string, median: number, cpuSeconds: number): Row => ({
   name,
@@ -186,6 +187,28 @@ describe("renderReport", () => {
     );
     // Without the refused row there is no measure of the server's own work to judge.
     expect(renderReport({ ...results(2, 100), server })).not.toContain("against a target");
+  });
+
+  it("reports the storm's wall time at once against one after another, and its host calls", () => {
+    const row = (mode: StormRow["mode"], wallMs: number, cmdlets: number, getDisk: number) =>
+      ({
+        mode,
+        wallMs,
+        cmdlets,
+        topCmdlets: [["Get-Disk", getDisk]],
+        sequences: 32,
+        rpcs: 289,
+      }) as const;
+    const storm: StormRow[] = [
+      row("serial", 30_000, 2_000, 900),
+      row("concurrent", 45_000, 2_600, 1_200),
+    ];
+    const text = renderReport({ ...results(2, 100), storm });
+    expect(text).toContain("## Restage storm through the server");
+    expect(text).toContain("| serial | 32 | 30.0 | 289 | 2000 | 6.9 | Get-Disk ×900 |");
+    expect(text).toContain("| concurrent | 32 | 45.0 | 289 | 2600 | 9.0 | Get-Disk ×1200 |");
+    expect(text).toContain("All at once ÷ one after another (wall time): 1.5×");
+    expect(renderReport(results(2, 100))).not.toContain("Restage storm");
   });
 
   it("adds the round-trip section and its targets, failing what they miss", () => {

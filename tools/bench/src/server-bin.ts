@@ -1,0 +1,44 @@
+// csi-proxy-server's built bin on a simulated node, as the bench and its storm test start it.
+import { spawn, type ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
+import { createInterface } from "node:readline";
+
+const bin = createRequire(import.meta.url)
+  .resolve("@csi-proxy/server/package.json")
+  .replace(/package\.json$/, "dist/bin.js");
+
+/** A started bin: its endpoints (`<group>-<version>`, `<set>/<group>-<version>`) and process. */
+export interface StartedBin {
+  readonly child: ChildProcess;
+  readonly endpoints: Readonly<Record<string, string>>;
+  readonly simulator: { readonly dir: string; readonly root: string };
+  /** SIGTERM, and wait for the exit. */
+  stop(): Promise<void>;
+}
+
+/** Runs the bin with `--simulate`-style `args` and waits for its ready line. */
+export async function startServerBin(pwsh: string, args: readonly string[]): Promise<StartedBin> {
+  const child = spawn(process.execPath, [bin, ...args], {
+    env: { ...process.env, CSI_WINSIM_PWSH: pwsh },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once("line", resolve);
+    child.once("exit", (code) => reject(new Error(`csi-proxy-server exited (${code})`)));
+  });
+  const ready = JSON.parse(line) as StartedBin;
+  return {
+    child,
+    endpoints: ready.endpoints,
+    simulator: ready.simulator,
+    stop: () => stopChild(child),
+  };
+}
+
+/** SIGTERM, and wait for the exit (at once if it is gone already). */
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
