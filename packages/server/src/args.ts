@@ -47,6 +47,8 @@ Options:
   --simulate-scenario FILE  the simulated node from a winsim ScenarioSpec (JSON); implies --simulate
   --kubelet-path PATH     kubelet's folder, always a working dir (default C:\\var\\lib\\kubelet)
   --working-dir PATH      another prefix for filesystem paths and SMB local paths (repeatable)
+  --powershell-pool N     PowerShell processes the calls share, 1 to 64 (default 4): a slow
+                          call (a format, a login) holds one, the others keep answering
   --require-privacy[=BOOL] SMB mappings require encryption (default true)
   --policy FILE           who may call what (JSON, schema in the package); required:
                           every call is denied unless a rule grants it. "v1-compatible"
@@ -129,6 +131,7 @@ export function parseCommand(
         "simulate-scenario": { type: "string" },
         "kubelet-path": { type: "string" },
         "working-dir": { type: "string", multiple: true },
+        "powershell-pool": { type: "string" },
         "require-privacy": { type: "boolean" },
         "no-require-privacy": { type: "boolean" },
         "metrics-bind-address": { type: "string" },
@@ -182,6 +185,11 @@ export function parseCommand(
   }
   if (endpointSets !== undefined && new Set(endpointSets).size !== endpointSets.length)
     throw new UsageError("--endpoint-set names a set twice.");
+  const pool = values["powershell-pool"];
+  if (pool !== undefined && !/^(?:[1-9]|[1-5]\d|6[0-4])$/.test(pool))
+    throw new UsageError(
+      `--powershell-pool is a whole number from 1 to 64, not ${JSON.stringify(pool)}.`,
+    );
   const kubeletPath = values["kubelet-path"];
   const scenarioFile = values["simulate-scenario"];
   const auditLog = values["audit-log"];
@@ -197,6 +205,7 @@ export function parseCommand(
       ...(kubeletPath === undefined ? {} : { kubeletPath }),
       ...(scenarioFile === undefined ? {} : { scenarioFile }),
       workingDirs: values["working-dir"] ?? [],
+      ...(pool === undefined ? {} : { powershellPool: Number(pool) }),
       requirePrivacy: values["no-require-privacy"] !== true,
       policy,
       ...(tokens === undefined ? {} : { tokens }),

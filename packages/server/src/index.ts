@@ -1,4 +1,4 @@
-export { startServer, defaultKubeletPath } from "./server.js";
+export { startServer, defaultKubeletPath, defaultPowershellPool } from "./server.js";
 export type { RunningServer, ServerOptions, SimulatorFolders } from "./server.js";
 export { servedApis } from "./endpoints.js";
 export type { ApiGroup, ServedApi } from "./endpoints.js";

@@ -25,8 +25,8 @@ export interface ServedNode {
 }
 
 /** This Windows machine: Windows PowerShell, Windows paths, the working dirs as the filesystem sandbox. */
-export function windowsNode(workingDirs: readonly string[]): ServedNode {
-  const shell = createPowerShell();
+export function windowsNode(workingDirs: readonly string[], poolSize: number): ServedNode {
+  const shell = createPowerShell({ poolSize });
   const groups: NodeGroups = {
     disk: new Disk({ shell }),
     filesystem: new Filesystem({ pathStyle: "windows", allowedRoots: workingDirs }),
@@ -51,7 +51,8 @@ export function windowsNode(workingDirs: readonly string[]): ServedNode {
  */
 export async function simulatedNode(
   workingDirs: readonly string[],
-  scenarioFile?: string,
+  scenarioFile: string | undefined,
+  poolSize: number,
 ): Promise<ServedNode> {
   const winsim = await loadSimulator();
   const { createNodeSmbLinkHost } = await import("@csi-proxy/smb");
@@ -72,7 +73,7 @@ export async function simulatedNode(
     const paths = simulatedPaths(sim.root, (hostPath) => winsim.localToUnc(sim, hostPath));
     const roots = workingDirs.map((dir) => paths.toHost(dir));
     for (const root of roots) mkdirSync(root, { recursive: true });
-    shell = await winsim.createSimulatedPowerShell(sim);
+    shell = await winsim.createSimulatedPowerShell(sim, { poolSize });
     const fsHost = winsim.windowsFilesystemHost(sim);
     const groups: NodeGroups = {
       disk: new Disk({ shell }),

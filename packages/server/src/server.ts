@@ -58,6 +58,11 @@ export interface ServerOptions {
   readonly kubeletPath?: string;
   /** `--working-dir`: more prefixes filesystem paths and SMB local paths must lie in. */
   readonly workingDirs?: readonly string[];
+  /**
+   * `--powershell-pool`: the PowerShell processes calls share (1 to 64, default
+   * {@link defaultPowershellPool}), so one slow call does not hold up every driver's others.
+   */
+  readonly powershellPool?: number;
   /** `--require-privacy` (default true): SMB mappings require encryption. */
   readonly requirePrivacy?: boolean;
   /** `--policy`: a policy file (JSON, `schema/policy.schema.json`) or `v1-compatible`. Required: default deny. */
@@ -100,6 +105,13 @@ export interface RunningServer {
   /** Stops serving (in-flight calls are cancelled after a grace period), removes the sockets, ends the node. */
   close(): Promise<void>;
 }
+
+/**
+ * The default of `--powershell-pool`. Upstream v1 started a PowerShell per call, unbounded; four
+ * warm processes keep a format or a login from holding up the node's other calls, at the memory
+ * of four PowerShell processes (BENCHMARKS.md, memory per process).
+ */
+export const defaultPowershellPool = 4;
 
 /** The default of `--kubelet-path`, as upstream. */
 export const defaultKubeletPath = "C:\\var\\lib\\kubelet";
@@ -228,6 +240,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // A SID that would open the pipes too wide is refused before the node is touched.
   if (pipes !== undefined) pipeSddl(pipes.sids ?? []);
   const endpointSets = checkEndpointSets(options.endpointSets);
+  const pool = options.powershellPool ?? defaultPowershellPool;
+  if (!Number.isInteger(pool) || pool < 1 || pool > 64)
+    throw new CsiProxyError(`powershellPool is a whole number from 1 to 64, not ${String(pool)}.`, {
+      code: "INVALID_ARGUMENT",
+    });
   const kubeletPath = windowsPath(options.kubeletPath ?? defaultKubeletPath);
   const workingDirs = [...(options.workingDirs ?? []).map(windowsPath), kubeletPath];
   // Checked before anything starts: a bad policy is a start failure, never a silent allow.
@@ -245,8 +262,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     );
   }
   const node: ServedNode = simulate
-    ? await simulatedNode(workingDirs, options.scenarioFile)
-    : windowsNode(workingDirs);
+    ? await simulatedNode(workingDirs, options.scenarioFile, pool)
+    : windowsNode(workingDirs, pool);
   const context: HandlerContext = {
     groups: node.groups,
     paths: node.paths,

@@ -129,6 +129,18 @@ describe("parseCommand", () => {
     );
   });
 
+  it("--powershell-pool: 1 to 64 processes, absent for the default", () => {
+    const base = ["--socket-dir", "/s", "--policy", "v1-compatible"];
+    expect(parseCommand([...base, "--powershell-pool", "8"])).toMatchObject({
+      options: { powershellPool: 8 },
+    });
+    expect(parseCommand(base)).not.toHaveProperty("options.powershellPool");
+    for (const bad of ["0", "65", "2.5", "04", "x", ""])
+      expect(() => parseCommand([...base, "--powershell-pool", bad]), bad).toThrow(
+        /--powershell-pool is a whole number from 1 to 64/,
+      );
+  });
+
   it("--simulate-scenario", () => {
     expect(
       parseCommand(["--socket-dir", "/s", "--policy", "p", "--simulate-scenario", "/x.json"]),
