@@ -305,7 +305,7 @@ function serverLines(server: ServerResults | undefined): string[] {
     "",
     "## The server (`@csi-proxy/server`)",
     "",
-    "The same read on equal simulated nodes (`scenarios.demoNode()`, one warm PowerShell process each): called on the library, and called by a v1 gRPC client (`@grpc/grpc-js` dynamic client) through `csi-proxy-server --simulate` on its Unix socket, under a policy that grants that one RPC to the default endpoint set,, which adds the HTTP/2 round trip, the policy decision, an audit line and the status mapping.",
+    "The same read on equal simulated nodes (`scenarios.demoNode()`, one warm PowerShell process each): called on the library, and called by a v1 gRPC client (`@grpc/grpc-js` dynamic client) through `csi-proxy-server --simulate` on its Unix socket, under a policy that grants that one RPC to the default endpoint set, which adds the HTTP/2 round trip, the policy decision, an audit line and the status mapping.",
     "",
     ...table(rowHeader, rowAlign, [
       rowCells(server.direct, undefined),
