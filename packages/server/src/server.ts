@@ -240,11 +240,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // A SID that would open the pipes too wide is refused before the node is touched.
   if (pipes !== undefined) pipeSddl(pipes.sids ?? []);
   const endpointSets = checkEndpointSets(options.endpointSets);
+  // Checked by the exec core as its poolSize (1 to 64, INVALID_ARGUMENT) when the node starts.
   const pool = options.powershellPool ?? defaultPowershellPool;
-  if (!Number.isInteger(pool) || pool < 1 || pool > 64)
-    throw new CsiProxyError(`powershellPool is a whole number from 1 to 64, not ${String(pool)}.`, {
-      code: "INVALID_ARGUMENT",
-    });
   const kubeletPath = windowsPath(options.kubeletPath ?? defaultKubeletPath);
   const workingDirs = [...(options.workingDirs ?? []).map(windowsPath), kubeletPath];
   // Checked before anything starts: a bad policy is a start failure, never a silent allow.

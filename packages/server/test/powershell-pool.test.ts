@@ -2,9 +2,13 @@
 // own (issue #24 item 6): while one call is held inside its cmdlet, another endpoint's call is
 // answered. With `--powershell-pool 1` the second call waits behind the first, which is what the
 // pool size is for. The hold is a winsim gate (released by the test), not a timing guess.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describeWithPwsh } from "@csi-proxy/test-utils";
 import { scenarios, Simulator } from "@csi-proxy/winsim";
 import { afterEach, expect, it } from "vitest";
+import { startServer } from "../src/server.js";
 import { startOnScenario, type RunningBin } from "./harness.js";
 
 const OK = 0;
@@ -48,5 +52,14 @@ describeWithPwsh("the server's PowerShell pool", (pwsh) => {
     expect(bios.code).toBe(DEADLINE_EXCEEDED);
     gate.release();
     expect((await held).code).toBe(OK);
+  });
+
+  it("startServer refuses a pool outside 1 to 64 with INVALID_ARGUMENT (the exec core's check)", async () => {
+    process.env.CSI_WINSIM_PWSH = pwsh;
+    const socketDir = join(mkdtempSync(join(tmpdir(), "csi-pool-")), "s");
+    for (const powershellPool of [0, 65, 2.5])
+      await expect(
+        startServer({ simulate: true, socketDir, policy: "v1-compatible", powershellPool }),
+      ).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
   });
 });

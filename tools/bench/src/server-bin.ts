@@ -16,16 +16,28 @@ export interface StartedBin {
   stop(): Promise<void>;
 }
 
-/** Runs the bin with `--simulate`-style `args` and waits for its ready line. */
-export async function startServerBin(pwsh: string, args: readonly string[]): Promise<StartedBin> {
-  const child = spawn(process.execPath, [bin, ...args], {
-    env: { ...process.env, CSI_WINSIM_PWSH: pwsh },
+/** Runs a Node script and waits for the first line it prints (its "ready"). */
+export async function spawnReady(
+  script: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ child: ChildProcess; line: string }> {
+  const child = spawn(process.execPath, [script, ...args], {
+    env,
     stdio: ["ignore", "pipe", "inherit"],
   });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`csi-proxy-server exited (${code})`)));
+    child.once("exit", (code) =>
+      reject(new Error(`${script} exited (${code}) before it was ready`)),
+    );
   });
+  return { child, line };
+}
+
+/** Runs the bin with `--simulate`-style `args` and waits for its ready line. */
+export async function startServerBin(pwsh: string, args: readonly string[]): Promise<StartedBin> {
+  const { child, line } = await spawnReady(bin, args, { ...process.env, CSI_WINSIM_PWSH: pwsh });
   const ready = JSON.parse(line) as StartedBin;
   return {
     child,

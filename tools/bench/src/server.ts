@@ -1,10 +1,8 @@
 // What `@csi-proxy/server` adds to a library call: the same read through the bin over gRPC on a
 // Unix socket (policy check, audit line, status mapping included) and directly, side by side.
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { status } from "@grpc/grpc-js";
 import { System } from "@csi-proxy/system";
@@ -12,7 +10,7 @@ import { createSimulatedPowerShell, scenarios, Simulator } from "@csi-proxy/wins
 import { measureCalls, type Budget, type Row } from "./measure.js";
 import { processMemory } from "./memory.js";
 import { V1Client } from "./rpc.js";
-import { startServerBin, stopChild } from "./server-bin.js";
+import { spawnReady, startServerBin, stopChild } from "./server-bin.js";
 
 /** The server's own memory (the Node process; its PowerShell process is counted apart). */
 export interface ServerMemory {
@@ -42,14 +40,8 @@ const floorServer = fileURLToPath(new URL("./floor-server.js", import.meta.url))
 /** The floor: GetBIOSSerialNumber answered at once by a bare grpc-js server in its own process. */
 async function measureFloor(dir: string): Promise<Row> {
   const socket = join(dir, "floor.sock");
-  const child = spawn(process.execPath, [floorServer, socket], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const { child } = await spawnReady(floorServer, [socket]);
   try {
-    await new Promise<void>((resolve, reject) => {
-      createInterface({ input: child.stdout }).once("line", () => resolve());
-      child.once("exit", (code) => reject(new Error(`floor server exited (${code})`)));
-    });
     const client = new V1Client(socket, "system", "v1alpha1");
     try {
       const call = client.bare("GetBIOSSerialNumber");
