@@ -5,14 +5,18 @@ import { nothingHeld, type HeldDirectory } from "./held-directory.js";
 /**
  * The host's `openDirectory`, or for a host without one the same checks by name (a link is
  * ELOOP, anything else but a directory ENOTDIR) with nothing held, so one walk serves both.
+ * `volume`: the name is a volume mount point or a link to a volume, already decided on, which
+ * is entered (a host's own `openDirectory` opens the mounted volume, as opening it does on
+ * Windows; by name, a link to a volume `lstat`s as a link).
  */
 async function holdDirectory(
   host: FilesystemHost,
   path: string,
   context: CallContext,
+  volume: boolean,
 ): Promise<HeldDirectory> {
   if (host.openDirectory !== undefined) return host.openDirectory(path, context);
-  const stats = await host.lstat(path, context);
+  const stats = await (volume ? host.stat(path, context) : host.lstat(path, context));
   if (stats.isSymbolicLink() || !stats.isDirectory()) {
     const code = stats.isSymbolicLink() ? "ELOOP" : "ENOTDIR";
     throw Object.assign(new Error(`${code}: openDirectory '${path}'`), { code, path });
@@ -24,6 +28,8 @@ async function holdDirectory(
 export interface DeadlineHost extends FilesystemHost {
   /** Always there: the host's own, or checks by name that hold nothing. */
   openDirectory(path: string): Promise<HeldDirectory>;
+  /** {@link openDirectory} of a volume mount point or a link to a volume, decided on already. */
+  enterVolume(path: string): Promise<HeldDirectory>;
   /** The call's deadline and signal. */
   readonly context: CallContext;
   /** Resolves once every fs call started through this host has returned, abandoned ones too. */
@@ -59,21 +65,30 @@ export function deadlineHost(host: FilesystemHost, context: CallContext): Deadli
     unlink: (path) => step(() => host.unlink(path, context)),
     readdir: (path) => step(() => host.readdir(path, context)),
     symlink: (target, path, type) => step(() => host.symlink(target, path, type, context)),
-    async openDirectory(path) {
-      let abandoned = false;
-      const held = step(async () => {
-        const directory = await holdDirectory(host, path, context);
-        // Opened after the call gave up on it: nothing will close it but this.
-        if (abandoned) await directory.close();
-        return directory;
-      });
-      return held.catch((error: unknown) => {
-        abandoned = true;
-        throw error;
-      });
-    },
+    ...(host.reparsePoint !== undefined && {
+      reparsePoint: (path: string) =>
+        step(() =>
+          (host.reparsePoint as NonNullable<FilesystemHost["reparsePoint"]>)(path, context),
+        ),
+    }),
+    openDirectory: (path) => hold(path, false),
+    enterVolume: (path) => hold(path, true),
     async settled() {
       while (running.size > 0) await Promise.allSettled([...running]);
     },
   };
+
+  function hold(path: string, volume: boolean): Promise<HeldDirectory> {
+    let abandoned = false;
+    const held = step(async () => {
+      const directory = await holdDirectory(host, path, context, volume);
+      // Opened after the call gave up on it: nothing will close it but this.
+      if (abandoned) await directory.close();
+      return directory;
+    });
+    return held.catch((error: unknown) => {
+      abandoned = true;
+      throw error;
+    });
+  }
 }

@@ -21,6 +21,8 @@ import { entryKind, findEntry, type EntryKind } from "./entry-kind.js";
 import { errnoCode, fsError } from "./fs-errors.js";
 import { createNodeFilesystemHost, type DirectoryEntry, type FilesystemHost } from "./host.js";
 import type { HeldDirectory } from "./held-directory.js";
+import type { Boundaries } from "./boundaries.js";
+import { inspectEntry } from "./inspect.js";
 import { Sandbox, type Located } from "./sandbox.js";
 import type {
   CreateSymlinkRequest,
@@ -52,6 +54,11 @@ export interface FilesystemOptions {
    * `-working-dir`), checked before any operation, also after resolving links.
    */
   allowedRoots?: readonly string[];
+  /**
+   * What a walk inside the roots may pass beyond their own folders: another volume mounted in
+   * them, a share a pinned link leads to (see {@link Boundaries}).
+   */
+  boundaries?: Boundaries;
 }
 
 const missing = new Set(["ENOENT", "ENOTDIR"]);
@@ -95,14 +102,17 @@ export class Filesystem {
     if (roots !== undefined && !Array.isArray(roots)) {
       throw invalidArgument("allowedRoots must be an array of paths.");
     }
-    this.sandbox = new Sandbox(roots as readonly string[] | undefined, this.rules);
+    const boundaries = objectOption(own("boundaries"), "Filesystem: boundaries") as
+      Boundaries | undefined;
+    this.sandbox = new Sandbox(roots as readonly string[] | undefined, this.rules, boundaries);
   }
 
   /**
    * A view of this Filesystem confined to `roots` (each inside this one's roots, if it has any),
    * on the same host and the same per-path locks: for a caller that may act only in its own
-   * folders, such as one tenant of a shared server. `INVALID_ARGUMENT` for a root that is not a
-   * valid path, `PERMISSION_DENIED` for one outside this Filesystem's roots.
+   * folders, such as one tenant of a shared server, and pass only the volumes and shares
+   * `boundaries` allow it. `INVALID_ARGUMENT` for a root that is not a valid path,
+   * `PERMISSION_DENIED` for one outside this Filesystem's roots.
    *
    * @example
    * ```ts
@@ -110,10 +120,11 @@ export class Filesystem {
    * await mine.rmdirContents({ path: stagingPath }); // never reaches another driver's folder
    * ```
    */
-  confine(roots: readonly string[]): Filesystem {
+  confine(roots: readonly string[], boundaries?: Boundaries): Filesystem {
     if (!Array.isArray(roots) || roots.length === 0) {
       throw invalidArgument("confine: roots must name at least one root.");
     }
+    objectOption(boundaries, "confine: boundaries");
     const normalized = roots.map((root) => normalizePath(root, this.rules));
     for (const root of normalized) this.sandbox.checkAsWritten(root);
     // Same host, rules and locks; only the sandbox differs.
@@ -122,7 +133,7 @@ export class Filesystem {
       host: this.host,
       rules: this.rules,
       locks: this.locks,
-      sandbox: new Sandbox(normalized, this.rules),
+      sandbox: new Sandbox(normalized, this.rules, boundaries),
     });
     return view;
   }
@@ -298,8 +309,9 @@ export class Filesystem {
 
   /**
    * Creates `targetPath` as a link to the existing `sourcePath` (a directory link for
-   * directories). A link already at `targetPath` that leads to `sourcePath` is success, so a
-   * retry converges; anything else there is `ALREADY_EXISTS`.
+   * directories), or with `pin` to where the source finally leads (see
+   * {@link CreateSymlinkRequest.pin}). A link already at `targetPath` that leads to the same
+   * place is success, so a retry converges; anything else there is `ALREADY_EXISTS`.
    * Cancelled: the link may have been created; a retry finds it and succeeds.
    */
   async createSymlink(
@@ -308,30 +320,61 @@ export class Filesystem {
   ): Promise<CreateSymlinkResponse> {
     request = ownRequest(request, "createSymlink");
     const target = this.normalized(request.targetPath);
-    // Only as written: a staging path may itself be a mount or an SMB link, and creating a link
-    // changes nothing at its source (anything later done through the link is checked then).
+    const pin = request.pin === true;
+    // Without `pin`, only as written: a staging path may itself be a mount or an SMB link, and
+    // creating a link changes nothing at its source (anything later done through it is checked then).
     const source = this.checkedAsWritten(request.sourcePath);
     return this.call("createSymlink", options, async (host) => {
       await this.locked(target, host, () =>
         this.within(target, false, host, async ({ at, missing: absent }) => {
           // A missing parent is not made: the link would be reached through unheld folders.
           if (absent.length > 0) throw fsError("create link", target, notThere(target));
-          let isDirectory: boolean;
+          const { leadsTo, type } = pin
+            ? await this.pinnedSource(host, source)
+            : { leadsTo: source, type: await this.linkType(host, source, source) };
           try {
-            isDirectory = (await host.stat(source)).isDirectory();
+            await host.symlink(leadsTo, at, type);
           } catch (error) {
-            throw fsError("link to", source, error);
-          }
-          try {
-            await host.symlink(source, at, isDirectory ? "dir" : "file");
-          } catch (error) {
-            if (errnoCode(error) === "EEXIST" && (await this.linksTo(host, at, source))) return;
+            if (errnoCode(error) === "EEXIST" && (await this.linksTo(host, at, leadsTo))) return;
             throw fsError("create link", target, error);
           }
         }),
       );
       return {};
     });
+  }
+
+  /** Where a pinned link to `source` leads, and its type; the source's folders are held meanwhile. */
+  private async pinnedSource(
+    host: DeadlineHost,
+    source: string,
+  ): Promise<{ leadsTo: string; type: "dir" | "file" }> {
+    const located = await this.sandbox.locate(source, true, host, false, true);
+    try {
+      if (located.missing.length > 0) throw fsError("link to", source, notThere(source));
+      if (located.pinned === undefined) {
+        throw new CsiProxyError(
+          `${source} leads to no volume mounted on a folder and no share, so a link to it could ` +
+            "be re-pointed by renaming a folder on its way; it is not linked.",
+          { code: "PERMISSION_DENIED" },
+        );
+      }
+      // A share's path is a folder; its server is not asked.
+      const type = located.pinned.startsWith("\\\\?\\")
+        ? await this.linkType(host, located.at, source)
+        : "dir";
+      return { leadsTo: located.pinned, type };
+    } finally {
+      await located.release();
+    }
+  }
+
+  private async linkType(host: DeadlineHost, at: string, shown: string): Promise<"dir" | "file"> {
+    try {
+      return (await host.stat(at)).isDirectory() ? "dir" : "file";
+    } catch (error) {
+      throw fsError("link to", shown, error);
+    }
   }
 
   /**
@@ -467,19 +510,23 @@ export class Filesystem {
     });
   }
 
-  /** Whether `path` is a link whose stored target is `source` (as Node reads it back). */
+  /** Whether `path` is a link that leads to `source` (as the host reads it back). */
   private async linksTo(host: DeadlineHost, path: string, source: string): Promise<boolean> {
     let stored: string;
     try {
-      if (!(await host.lstat(path)).isSymbolicLink()) return false;
+      const entry = await inspectEntry(host, path, host.context);
+      if (entry.kind === "share") stored = entry.remotePath;
+      else if (entry.kind === "volume") stored = entry.volumeId + entry.path.join("\\");
       // libuv's readlink (src/win/fs.c, fs__readlink_handle) gives back an absolute link's
       // target without the \??\ prefix CreateSymbolicLink stored, as Node passed it.
-      stored = normalizePath(await host.readlink(path), this.rules);
+      else if (entry.kind === "link") stored = normalizePath(entry.target, this.rules);
+      else return false;
     } catch (error) {
       if (isCsiProxyError(error) && error.code !== "INVALID_ARGUMENT") throw error;
       return false;
     }
-    return this.fold(stored) === this.fold(source);
+    const trimmed = (p: string) => this.fold(p.replace(/\\+$/, ""));
+    return trimmed(stored) === trimmed(source);
   }
 
   private async resolves(host: DeadlineHost, at: string, shown: string): Promise<boolean> {

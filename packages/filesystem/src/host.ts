@@ -1,12 +1,15 @@
 /// <reference types="node" preserve="true" />
 // FilesystemHost uses Node's fs types; the kept directive loads them for consumers (TS 6: `types: []`).
 import type { Dirent, Stats } from "node:fs";
-import type { CallContext } from "@csi-proxy/exec";
+import { foldWindowsName, type CallContext } from "@csi-proxy/exec";
 import { lstat, mkdir, readdir, readlink, rmdir, stat, symlink, unlink } from "node:fs/promises";
 import { realpath as realpathCallback } from "node:fs";
-import { dirname } from "node:path";
+import { createRequire } from "node:module";
+import { basename, dirname } from "node:path";
 import { promisify } from "node:util";
 import { platformOpenDirectory, type HeldDirectory } from "./held-directory.js";
+import { reparseTags, type ReparsePoint } from "./reparse.js";
+import { createWin32ReparseReader, type KoffiLike } from "./reparse-win32.js";
 
 /**
  * One entry of a directory listing, typed by what the OS says of the entry itself. On Windows,
@@ -53,6 +56,23 @@ export interface FilesystemHost {
    * a process racing it can redirect.
    */
   openDirectory?(path: string, context?: CallContext): Promise<HeldDirectory>;
+  /**
+   * The reparse point at `path` itself (its tag and substitute name), `undefined` for a name that
+   * is none; ENOENT when nothing is there. Optional: a host without it has no links but those
+   * `lstat` reports (Linux). Windows needs it, because `lstat` follows every reparse point libuv
+   * cannot read as a link, a junction to another volume among them, and reports a plain folder.
+   */
+  reparsePoint?(path: string, context?: CallContext): Promise<ReparsePoint | undefined>;
+}
+
+/** Options of {@link createNodeFilesystemHost}. */
+export interface NodeFilesystemHostOptions {
+  /**
+   * Where reparse points are read on Windows: koffi (the Win32 FFI) as the caller loaded it, or
+   * `false` to read them from directory listings only (see {@link createNodeFilesystemHost}).
+   * By default koffi is loaded from this package's dependencies. Ignored off Windows.
+   */
+  readonly koffi?: KoffiLike | false;
 }
 
 /**
@@ -93,7 +113,7 @@ const realpathWalk = promisify(realpathCallback);
  * const fs = new Filesystem({ host: { ...real, mkdir: async (p) => { console.log(p); await real.mkdir(p); } } });
  * ```
  */
-export function createNodeFilesystemHost(): FilesystemHost {
+export function createNodeFilesystemHost(options: NodeFilesystemHostOptions = {}): FilesystemHost {
   return {
     lstat: (path) => lstat(path),
     stat: (path) => stat(path),
@@ -107,5 +127,45 @@ export function createNodeFilesystemHost(): FilesystemHost {
     readdir: (path) => readdir(path, { withFileTypes: true }),
     symlink: (target, path, type) => symlink(target, path, type),
     ...platformOpenDirectory(),
+    ...(process.platform === "win32" && { reparsePoint: windowsReparseReader(options.koffi) }),
   };
+}
+
+/**
+ * Windows: the reparse data read through koffi; where koffi cannot load, what a listing shows,
+ * the less precise way: a link `lstat` reads is a symbolic link to its `readlink` target, and a
+ * folder its parent lists as a link (libuv's fs__scandir: FILE_ATTRIBUTE_REPARSE_POINT is a link)
+ * but `lstat` calls a folder is a reparse point whose data was not read (tag 0), never followed.
+ */
+function windowsReparseReader(
+  koffi: KoffiLike | false | undefined,
+): (path: string) => Promise<ReparsePoint | undefined> {
+  let read: ((path: string) => Promise<ReparsePoint | undefined>) | undefined;
+  // Bound on first use: koffi is loaded only once a path is looked at.
+  return (path) => {
+    if (read === undefined) {
+      const loaded = koffi === false ? undefined : (koffi ?? loadKoffi());
+      read = loaded === undefined ? readFromListing : createWin32ReparseReader(loaded);
+    }
+    return read(path);
+  };
+}
+
+async function readFromListing(path: string): Promise<ReparsePoint | undefined> {
+  const stats = await lstat(path);
+  if (stats.isSymbolicLink()) return { tag: reparseTags.SYMLINK, target: await readlink(path) };
+  if (!stats.isDirectory() || dirname(path) === path) return undefined;
+  const entries = await readdir(dirname(path), { withFileTypes: true });
+  const key = foldWindowsName(basename(path));
+  const entry = entries.find((e) => foldWindowsName(e.name) === key);
+  // Not listed under that name (an 8.3 name): it cannot be told apart, so it is not followed.
+  return entry === undefined || entry.isSymbolicLink() ? { tag: 0 } : undefined;
+}
+
+function loadKoffi(): KoffiLike | undefined {
+  try {
+    return createRequire(import.meta.url)("koffi") as KoffiLike;
+  } catch {
+    return undefined;
+  }
 }

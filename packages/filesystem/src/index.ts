@@ -1,6 +1,13 @@
 export { Filesystem } from "./filesystem.js";
 export type { FilesystemOptions } from "./filesystem.js";
 export { createNodeFilesystemHost } from "./host.js";
+export type { NodeFilesystemHostOptions } from "./host.js";
+export type { Boundaries } from "./boundaries.js";
+export { inspectEntry } from "./inspect.js";
+export { classifyReparsePoint, reparseTags } from "./reparse.js";
+export type { PathEntry, ReparsePoint } from "./reparse.js";
+export { createWin32ReparseReader, REPARSE_PROTOTYPES } from "./reparse-win32.js";
+export type { KoffiLike } from "./reparse-win32.js";
 export { checkPathWithinRoots } from "./within-roots.js";
 export type { PathWithinRootsOptions } from "./within-roots.js";
 export type { DirectoryEntry, FilesystemHost } from "./host.js";

@@ -6,9 +6,12 @@ import {
   normalizePath,
   type PathRuleOptions,
 } from "@csi-proxy/exec";
+import type { Boundaries } from "./boundaries.js";
 import type { DeadlineHost } from "./deadline-host.js";
 import { errnoCode, fsError } from "./fs-errors.js";
 import { nothingHeld, type HeldDirectory } from "./held-directory.js";
+import { inspectEntry } from "./inspect.js";
+import type { PathEntry } from "./reparse.js";
 
 /**
  * Where a call acts, found by {@link Sandbox.locate}: `at` is reached through folders held for
@@ -25,6 +28,12 @@ export interface Located {
   readonly rootMissing?: boolean;
   /** The last name, to be followed, is no folder: `at` is its name, never to be entered. */
   readonly notDirectory?: boolean;
+  /**
+   * Where the path leads, as no rename on its way can change it: `\\?\Volume{guid}\...` when it
+   * passed a volume mount point (the names below it), `\\server\share\...` when it ended at a
+   * link to a share. Asked for with `pin`; undefined when the path leads to neither.
+   */
+  readonly pinned?: string;
   /** Lets the held folders go; call once the act is over. */
   release(): Promise<void>;
 }
@@ -51,8 +60,14 @@ export class Sandbox {
   constructor(
     roots: readonly string[] | undefined,
     private readonly rules: PathRuleOptions,
+    private readonly boundaries: Boundaries = {},
   ) {
     this.roots = (roots ?? []).map((root) => normalizePath(root, rules));
+  }
+
+  /** The same roots and rules, with other boundaries. */
+  withBoundaries(boundaries: Boundaries): Sandbox {
+    return new Sandbox(this.roots, this.rules, boundaries);
   }
 
   get enabled(): boolean {
@@ -82,15 +97,21 @@ export class Sandbox {
     followFinal: boolean,
     host: DeadlineHost,
     refuseRoot = false,
+    pin = false,
   ): Promise<Located> {
-    if (!this.enabled) return { at: path, real: path, missing: [], release: nothingHeld };
+    if (!this.enabled) {
+      if (!pin) return { at: path, real: path, missing: [], release: nothingHeld };
+      // Pinning needs the walk: from the path's own root, by the same rules.
+      const root = this.paths.parse(path).root;
+      return new Sandbox([root], this.rules, this.boundaries).locate(path, true, host, false, true);
+    }
     this.checkAsWritten(path);
     const held: HeldDirectory[] = [];
     const release = async () => {
       await Promise.all(held.splice(0).map((directory) => directory.close()));
     };
     try {
-      const located = await this.walk(path, followFinal, host, held);
+      const located = await this.walk(path, followFinal, host, held, pin);
       if (refuseRoot && located.missing.length === 0 && this.isRoot(path, located.real)) {
         throw this.denied(path, "is an allowed root itself, which belongs to the node");
       }
@@ -162,12 +183,18 @@ export class Sandbox {
     followFinal: boolean,
     host: DeadlineHost,
     held: HeldDirectory[],
+    pin: boolean,
   ): Promise<Omit<Located, "release">> {
     const paths = this.paths;
     // Needed only once a link is followed: most calls follow none.
     let roots: string[] | undefined;
     let start = this.split(path, this.roots);
     let links = 0;
+    // The last volume passed and the names below it: where the path leads, pinned.
+    let volume: { id: string; below: string[] } | undefined;
+    // The volume's root keeps its `\`: without it, `\\?\Volume{guid}` is the volume device.
+    const pinned = (extra: readonly string[] = []) =>
+      volume === undefined ? undefined : volume.id + [...volume.below, ...extra].join("\\");
     for (;;) {
       if (start === undefined) throw this.denied(path, "leads outside the allowed roots");
       const { root, names } = start;
@@ -191,25 +218,35 @@ export class Sandbox {
         const child = paths.join(at, name);
         const last = i === names.length - 1;
         if (last && !followFinal) return { at: child, real: paths.join(real, name), missing: [] };
-        let isLink: boolean;
+        let entry: PathEntry;
         try {
-          isLink = (await host.lstat(child)).isSymbolicLink();
+          entry = await inspectEntry(host, child, host.context);
         } catch (error) {
           const code = errnoCode(error);
-          if (code !== "ENOENT") throw error;
-          return { at, real, missing: names.slice(i) };
+          // lstat said link, readlink says none: it changed between two looks.
+          if (code === "EINVAL") throw changed(path, error);
+          if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
+          return { at, real, missing: names.slice(i), ...withPin(pinned(names.slice(i))) };
         }
-        if (isLink) {
+        if (entry.kind === "opaque") {
+          throw this.denied(path, "leads through a reparse point that is not followed");
+        }
+        if (entry.kind === "share") {
+          const remote = [entry.remotePath, ...names.slice(i + 1)].join("\\");
+          // The link's own path, not the held folder's /proc name: the decider maps it.
+          const via = { path: paths.join(real, name), pastVolume: volume !== undefined };
+          if (
+            !pin ||
+            !(await this.allowed(() => this.boundaries.share?.(remote, via, host.context)))
+          ) {
+            throw this.denied(path, "leads outside the allowed roots");
+          }
+          return { at: child, real: paths.join(real, name), missing: [], pinned: remote };
+        }
+        if (entry.kind === "link") {
           if (++links > maxLinks)
             throw Object.assign(new Error("too many links"), { code: "ELOOP" });
-          let target: string;
-          try {
-            target = await host.readlink(child);
-          } catch (error) {
-            // No longer a link: it changed between two looks.
-            if (errnoCode(error) !== "EINVAL") throw error;
-            throw changed(path, error);
-          }
+          const target = entry.target;
           const resolved = normalizePath(
             paths.isAbsolute(target) ? target : paths.join(real, target),
             this.rules,
@@ -219,10 +256,26 @@ export class Sandbox {
           const split = this.split(resolved, roots);
           next = split && { root: split.root, names: [...split.names, ...rest] };
           if (next === undefined) throw this.denied(path, "leads outside the allowed roots");
+          // Where a link leads is named by the link, which can change: no longer pinned.
+          volume = undefined;
           break;
         }
+        if (entry.kind === "volume") {
+          const { volumeId } = entry;
+          if (
+            this.boundaries.volume !== undefined &&
+            !(await this.allowed(() => this.boundaries.volume?.(volumeId, host.context)))
+          ) {
+            throw this.denied(path, "leads to a volume outside the allowed roots");
+          }
+          volume = { id: volumeId, below: [...entry.path] };
+        } else if (volume !== undefined) {
+          volume.below.push(name);
+        }
         try {
-          const directory = await host.openDirectory(child);
+          const directory = await (entry.kind === "volume"
+            ? host.enterVolume(child)
+            : host.openDirectory(child));
           held.push(directory);
           at = directory.path;
           real = paths.join(real, name);
@@ -230,13 +283,31 @@ export class Sandbox {
           // A file where a folder is asked for, acted on by name only by what never follows
           // it (mkdir says EEXIST); a method that would enter it refuses (`notDirectory`).
           if (errnoCode(error) === "ENOTDIR" && last) {
-            return { at: child, real: paths.join(real, name), missing: [], notDirectory: true };
+            return {
+              at: child,
+              real: paths.join(real, name),
+              missing: [],
+              notDirectory: true,
+              ...withPin(pinned()),
+            };
           }
           throw error;
         }
       }
-      if (next === undefined) return { at, real, missing: [] };
+      if (next === undefined) return { at, real, missing: [], ...withPin(pinned()) };
       start = next;
+    }
+  }
+
+  /** A boundary's decision; one that fails is no (its reason is the decider's to record). */
+  private async allowed(decide: () => Promise<boolean> | undefined): Promise<boolean> {
+    try {
+      return (await decide()) === true;
+    } catch (error) {
+      if (isCsiProxyError(error) && (error.code === "ABORTED" || error.code === "TIMEOUT")) {
+        throw error;
+      }
+      return false;
     }
   }
 
@@ -246,4 +317,8 @@ export class Sandbox {
       code: "PERMISSION_DENIED",
     });
   }
+}
+
+function withPin(pinned: string | undefined): { pinned?: string } {
+  return pinned === undefined ? {} : { pinned };
 }

@@ -54,6 +54,15 @@ export interface CreateSymlinkRequest {
   readonly sourcePath: string;
   /** The link to create; it must not exist yet. */
   readonly targetPath: string;
+  /**
+   * Link to where `sourcePath` finally leads rather than to its name, so that nothing renamed or
+   * replaced on its way later changes what the link shows: a volume's GUID path
+   * (`\\?\Volume{guid}\...`) when the source lies in a volume mounted on a folder, a share's
+   * UNC path when it is a link to a share (an SMB mapping's link). A source that leads to
+   * neither, a plain folder whose name the caller could replace, is `PERMISSION_DENIED`.
+   * Default false: the link records `sourcePath` as given, as upstream's does.
+   */
+  readonly pin?: boolean;
 }
 /** Response of {@link Filesystem.createSymlink}: no fields. */
 export type CreateSymlinkResponse = EmptyResponse;

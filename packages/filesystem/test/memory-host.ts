@@ -1,6 +1,11 @@
 import type { Stats } from "node:fs";
 import { win32 } from "node:path";
-import type { DirectoryEntry, FilesystemHost } from "../src/index.js";
+import {
+  reparseTags,
+  type DirectoryEntry,
+  type FilesystemHost,
+  type ReparsePoint,
+} from "../src/index.js";
 
 /**
  * An entry of the fake. `junction` is a junction to a drive path (`\??\C:\...`), which libuv
@@ -12,7 +17,8 @@ export type Entry =
   | { kind: "file" }
   | { kind: "link"; target: string }
   | { kind: "junction"; target: string }
-  | { kind: "mount"; volume: string; serial?: number };
+  | { kind: "mount"; volume: string; serial?: number }
+  | { kind: "device"; device: string };
 
 const systemSerial = 0x1c2a_7e41;
 
@@ -32,6 +38,9 @@ function errno(code: string, path: string): Error {
  *   fs__unlink_rmdir opens it with FILE_FLAG_OPEN_REPARSE_POINT; RemoveDirectoryW remarks: a
  *   junction goes "even if the contents of the target are not empty"), while `unlink` of it
  *   fails with EPERM (fs__unlink_rmdir refuses a directory that is not a symbolic link).
+ * - `reparsePoint` gives each reparse point's tag and substitute name as FSCTL_GET_REPARSE_POINT
+ *   does: a symbolic link's target as given, `\??\` before a junction's (a `device` entry is a
+ *   junction to `\??\GLOBALROOT\Device\<device>\`, which libuv cannot read either).
  * A mounted volume's files are entries under the mount folder; once the folder is removed they
  * are kept in {@link MemoryWindowsHost.unmounted} under the volume's name. `serial` lets a test
  * give the mounted volume the system volume's serial number, as a volume cloned from it keeps.
@@ -59,10 +68,31 @@ export class MemoryWindowsHost implements FilesystemHost {
     }
   }
 
+  reparsePoint(path: string): Promise<ReparsePoint | undefined> {
+    this.calls.push(`reparsePoint ${path}`);
+    const entry = this.get(path);
+    if (!entry) return Promise.reject(errno("ENOENT", path));
+    switch (entry.kind) {
+      case "link":
+        return Promise.resolve({ tag: reparseTags.SYMLINK, target: entry.target });
+      case "junction":
+        return Promise.resolve({ tag: reparseTags.MOUNT_POINT, target: `\\??\\${entry.target}` });
+      case "mount":
+        return Promise.resolve({ tag: reparseTags.MOUNT_POINT, target: `\\??\\${entry.volume}\\` });
+      case "device":
+        return Promise.resolve({
+          tag: reparseTags.MOUNT_POINT,
+          target: `\\??\\GLOBALROOT\\Device\\${entry.device}\\`,
+        });
+      default:
+        return Promise.resolve(undefined);
+    }
+  }
+
   private stats(path: string, entry: Entry): Stats {
     const isLink = entry.kind === "link" || entry.kind === "junction";
     const fake: Pick<Stats, "isDirectory" | "isSymbolicLink" | "isFile" | "dev"> = {
-      isDirectory: () => entry.kind === "dir" || entry.kind === "mount",
+      isDirectory: () => entry.kind === "dir" || entry.kind === "mount" || entry.kind === "device",
       isSymbolicLink: () => isLink,
       isFile: () => entry.kind === "file",
       dev: this.serialOf(path),
@@ -111,8 +141,8 @@ export class MemoryWindowsHost implements FilesystemHost {
     const entry = this.get(path);
     if (!entry) return Promise.reject(errno("ENOENT", path));
     if (entry.kind === "file") return Promise.reject(errno("ENOTDIR", path));
-    if (entry.kind === "mount") {
-      this.detach(path, entry.volume);
+    if (entry.kind === "mount" || entry.kind === "device") {
+      this.detach(path, entry.kind === "mount" ? entry.volume : entry.device);
       return Promise.resolve();
     }
     if (entry.kind === "dir" && this.children(path).length > 0)

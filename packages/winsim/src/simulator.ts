@@ -116,6 +116,25 @@ export class Simulator {
   }
 
   /**
+   * The folder the NT device name of a volume stands for, `\\?\GLOBALROOT\Device\HarddiskVolumeN`
+   * on Windows: `<dir>/devices/HarddiskVolumeN`, a link to the volume's folder, made when first
+   * asked for (Windows names every volume so; a pod can make a junction to that name). N is the
+   * volume's place in the state, counted from 1: the simulator's numbering, not Windows'.
+   */
+  deviceDir(guid: string): string {
+    const index = this.state().volumes.findIndex(
+      (v) => v.guid.toLowerCase() === guid.toLowerCase(),
+    );
+    if (index < 0) throw new RangeError(`No volume ${guid} on the simulated host.`);
+    const path = join(this.dir, "devices", `HarddiskVolume${index + 1}`);
+    if (!existsSync(path)) {
+      mkdirSync(dirname(path), { recursive: true });
+      symlinkSync(this.volumeDir(this.state().volumes[index]?.guid ?? guid), path);
+    }
+    return path;
+  }
+
+  /**
    * A snapshot of the host as the module sees it (disks, partitions, volumes, SMB, iSCSI,
    * system): raw CIM codes, read fresh from state.json on every call.
    */

@@ -67,16 +67,27 @@ function Resolve-WinSimRealPath([string]$FullPath) {
 }
 
 # A mount point (a link to a volume's backing folder) is a Junction to Volume{guid}\ on Windows:
-# IO_REPARSE_TAG_MOUNT_POINT, substitute name \??\Volume{guid}\ with the \??\ stripped.
+# IO_REPARSE_TAG_MOUNT_POINT, substitute name \??\Volume{guid}\ with the \??\ stripped. A link
+# whose text ends in '/' or names a folder below the volume's root is a symbolic link to the
+# volume's GUID path (mklink /D x \\?\Volume{guid}\), and a link into the devices folder a
+# junction to \??\GLOBALROOT\Device\HarddiskVolumeN\ (fs-host.ts in the package says the same).
 function Get-WinSimLinkShape([System.IO.FileSystemInfo]$Info) {
     $target = $Info.LinkTarget
     if ($null -eq $target) { return $null }
     $absolute = $target
     if (-not [System.IO.Path]::IsPathRooted($absolute)) { $absolute = [System.IO.Path]::Combine([System.IO.Path]::GetDirectoryName($Info.FullName), $target) }
     $absolute = [System.IO.Path]::GetFullPath($absolute).TrimEnd('/')
+    $devices = [System.IO.Path]::GetFullPath((Join-Path (Get-WinSimDir) 'devices')).TrimEnd('/')
+    if ($absolute.StartsWith($devices + '/')) {
+        return @{ LinkType = 'Junction'; Target = ('GLOBALROOT\Device\' + $absolute.Substring($devices.Length + 1).Split('/')[0] + '\') }
+    }
     $root = Get-WinSimVolumeRootOf $absolute
-    if ($null -ne $root -and $root -eq $absolute) {
+    if ($null -ne $root -and $root -eq $absolute -and -not $target.EndsWith('/')) {
         return @{ LinkType = 'Junction'; Target = ([System.IO.Path]::GetFileName($root) + '\') }
+    }
+    if ($null -ne $root) {
+        $below = $absolute.Substring($root.Length).TrimStart('/').Replace('/', '\')
+        return @{ LinkType = 'SymbolicLink'; Target = ('\\?\' + [System.IO.Path]::GetFileName($root) + '\' + $below) }
     }
     return @{ LinkType = 'SymbolicLink'; Target = $target }
 }
