@@ -4,7 +4,8 @@ import type { CallOptions } from "@csi-proxy/exec";
 import type { Message, Rpc } from "./handlers/context.js";
 import type { Caller, Identify } from "./identity.js";
 import { refusal, type Authorizer, type Decision } from "./policy/authorize.js";
-import type { Policy } from "./policy/load.js";
+import { v1CompatiblePolicy, type Policy } from "./policy/load.js";
+import type { Boundaries } from "@csi-proxy/filesystem";
 import { intersectRoots } from "./policy/roots.js";
 import type { Grants } from "./policy/grants.js";
 import { describeResource, resourcesOf, type Resource } from "./policy/resources.js";
@@ -98,6 +99,9 @@ export function guarded(
       caller.kind === "serviceAccount" ? guard.policy.endpointSetGrants(endpointSet) : undefined;
     layers = ofSet === undefined ? [grants] : [grants, ofSet];
     let roots: readonly string[] | undefined;
+    const boundaries = bothLayers(
+      layers.map((layer) => guard.authorizer.boundaries(layer, options)),
+    );
     for (const layer of layers) {
       let decision: Decision;
       try {
@@ -116,9 +120,10 @@ export function guarded(
     }
     record("allow", `granted by ${layers.flatMap((layer) => layer.rules).join(", ")}`);
     try {
-      let response = await rpc(request, options, { roots: roots ?? [] });
+      const pinLinks = guard.policy.source !== v1CompatiblePolicy;
+      let response = await rpc(request, options, { roots: roots ?? [], boundaries, pinLinks });
       for (const layer of layers) {
-        response = await guard.authorizer.narrow(layer, method, response, options);
+        response = await guard.authorizer.narrow(layer, method, response, options, request);
       }
       return response;
     } catch (error) {
@@ -134,5 +139,19 @@ export function guarded(
         { code: "PERMISSION_DENIED" },
       );
     }
+  };
+}
+
+/** Boundaries every layer's grants allow (a token's own and its endpoint set's). */
+function bothLayers(all: readonly Boundaries[]): Boundaries {
+  return {
+    volume: async (volumeId, context) => {
+      for (const one of all) if (!(await one.volume?.(volumeId, context))) return false;
+      return true;
+    },
+    share: async (remotePath, via, context) => {
+      for (const one of all) if (!(await one.share?.(remotePath, via, context))) return false;
+      return true;
+    },
   };
 }

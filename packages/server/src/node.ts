@@ -10,6 +10,7 @@ import type { ScenarioSpec } from "@csi-proxy/winsim";
 import type { NodeGroups } from "./handlers/context.js";
 import type { SimulatorFolders } from "./server.js";
 import { simulatedPaths, windowsPaths, type PathMapping } from "./paths.js";
+import { loadKoffiOnWindows } from "./koffi.js";
 import { loadSimulator } from "./simulator-module.js";
 
 /** The node the server works on: its groups, how paths reach it, and how to let it go. */
@@ -27,9 +28,13 @@ export interface ServedNode {
 /** This Windows machine: Windows PowerShell, Windows paths, the working dirs as the filesystem sandbox. */
 export function windowsNode(workingDirs: readonly string[], poolSize: number): ServedNode {
   const shell = createPowerShell({ poolSize });
+  // Reparse points read through the server's own koffi: a junction to a volume is no folder.
+  const fsHost = createNodeFilesystemHost(
+    process.platform === "win32" ? { koffi: loadKoffiOnWindows("reparse points") } : {},
+  );
   const groups: NodeGroups = {
     disk: new Disk({ shell }),
-    filesystem: new Filesystem({ pathStyle: "windows", allowedRoots: workingDirs }),
+    filesystem: new Filesystem({ host: fsHost, pathStyle: "windows", allowedRoots: workingDirs }),
     iscsi: new Iscsi({ shell }),
     smb: new Smb({ shell, pathStyle: "windows" }),
     system: new System({ shell }),
@@ -38,7 +43,7 @@ export function windowsNode(workingDirs: readonly string[], poolSize: number): S
   return {
     groups,
     paths: windowsPaths,
-    fsHost: createNodeFilesystemHost(),
+    fsHost,
     close: () => shell.close(),
   };
 }

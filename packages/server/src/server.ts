@@ -273,6 +273,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       node.groups,
       createPathResolver(node.fsHost, node.paths),
       podVolumeOwner(node.paths),
+      node.paths,
     ),
     identify,
     audit: options.audit ?? ((line) => process.stderr.write(`${line}\n`)),

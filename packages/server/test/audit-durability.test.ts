@@ -18,6 +18,7 @@ function context(audit: (line: string) => void): GuardContext {
     authorizer: {
       decide: () => Promise.resolve({ allowed: true, roots: [] }),
       narrow: (_grants: unknown, _method: string, response: unknown) => Promise.resolve(response),
+      boundaries: () => ({}),
     } as unknown as Authorizer,
     audit,
     identify: () => Promise.resolve({ kind: "local", name: "local" }),

@@ -1,6 +1,6 @@
 import type { Disk } from "@csi-proxy/disk";
 import { invalidArgument, type CallOptions } from "@csi-proxy/exec";
-import type { Filesystem } from "@csi-proxy/filesystem";
+import type { Boundaries, Filesystem } from "@csi-proxy/filesystem";
 import type { Iscsi } from "@csi-proxy/iscsi";
 import type { Smb } from "@csi-proxy/smb";
 import type { System } from "@csi-proxy/system";
@@ -34,6 +34,13 @@ export type Message = Readonly<Record<string, unknown>>;
 /** What the policy gave one call: the folders its path fields may act in (Windows paths). */
 export interface CallScope {
   readonly roots: readonly string[];
+  /** Which volumes and shares the filesystem group may pass beyond those folders. */
+  readonly boundaries?: Boundaries;
+  /**
+   * Links the call publishes lead where their source finally leads (a volume's or a share's
+   * path), never to a name the caller could re-point; false only under `v1-compatible`.
+   */
+  readonly pinLinks?: boolean;
 }
 
 /**

@@ -95,6 +95,14 @@ function diskLegacyBase(v1: ServiceHandlers): ServiceHandlers {
   };
 }
 
+/**
+ * Upstream's answer for a page 83 id no disk has; also the answer for another caller's disk, so
+ * that whether it exists is not said.
+ */
+export function diskNameNotFound(name: string): CsiProxyError {
+  return new CsiProxyError(`could not find disk with Page83 ID ${name}`, { code: "NOT_FOUND" });
+}
+
 /** disk v1alpha1 (`v1alpha1.Disk`): ListDiskLocations, PartitionDisk, Rescan, GetDiskNumberByName. */
 export function diskV1alpha1(context: HandlerContext): ServiceHandlers {
   const v1 = diskV1(context);
@@ -107,11 +115,7 @@ export function diskV1alpha1(context: HandlerContext): ServiceHandlers {
         diskIDs: Record<string, { page83: string }>;
       };
       const found = Object.entries(diskIDs).find(([, ids]) => ids.page83 === name);
-      if (found === undefined) {
-        throw new CsiProxyError(`could not find disk with Page83 ID ${name}`, {
-          code: "NOT_FOUND",
-        });
-      }
+      if (found === undefined) throw diskNameNotFound(name);
       return { disk_number: found[0] };
     },
   };

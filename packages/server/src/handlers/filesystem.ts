@@ -9,7 +9,10 @@ import { flag, hostPath, rpcOf, text } from "./context.js";
  */
 function scoped(filesystem: Filesystem, paths: PathMapping, scope?: CallScope): Filesystem {
   if (scope === undefined || scope.roots.length === 0) return filesystem;
-  return filesystem.confine(scope.roots.map((root) => paths.toHost(root)));
+  return filesystem.confine(
+    scope.roots.map((root) => paths.toHost(root)),
+    scope.boundaries,
+  );
 }
 
 /** filesystem v1 (`v1.Filesystem`); v1beta2 has the same surface. */
@@ -34,7 +37,12 @@ export function filesystemV1({ groups: { filesystem }, paths }: HandlerContext):
       // Upstream checks the link (target_path) first, then what it points at (source_path).
       const targetPath = host(request, "target_path");
       const sourcePath = host(request, "source_path");
-      await scoped(filesystem, paths, scope).createSymlink({ sourcePath, targetPath }, options);
+      // Pinned: what the link shows cannot be changed by re-pointing a name on the source's way.
+      const pin = scope?.pinLinks === true;
+      await scoped(filesystem, paths, scope).createSymlink(
+        { sourcePath, targetPath, pin },
+        options,
+      );
       return {};
     },
     async IsSymlink(request, options, scope) {

@@ -1,6 +1,10 @@
 import { CsiProxyError, isCsiProxyError, type CallOptions } from "@csi-proxy/exec";
+import type { Boundaries } from "@csi-proxy/filesystem";
+import type { PathMapping } from "../paths.js";
+import { diskNameNotFound } from "../handlers/disk.js";
 import type { Message, NodeGroups } from "../handlers/context.js";
-import type { Grants } from "./grants.js";
+import type { Grant, Grants } from "./grants.js";
+import { parseRemotePath } from "@csi-proxy/smb";
 import type { Caller } from "../identity.js";
 import type { Policy } from "./load.js";
 import { nodeWideMethods, type PathGrant } from "./grants.js";
@@ -102,17 +106,44 @@ export class Authorizer {
   readonly #groups: NodeGroups;
   readonly #resolve: PathResolver | undefined;
   readonly #ownerOf: PodVolumeOwner | undefined;
+  readonly #paths: PathMapping | undefined;
   readonly #hints = new Map<string, { portal: PortalKey; iqn: string }>();
 
   /**
    * `resolve` follows a path's links on the host; a path must be granted where they lead too.
    * `ownerOf` reads which driver a pod volume folder is for; without it no pod volume folder is
-   * granted by a `driver` rule.
+   * granted by a `driver` rule. `paths` maps the filesystem group's host paths back to Windows
+   * paths, for the {@link Authorizer.boundaries} it is given; without it no share is passed.
    */
-  constructor(groups: NodeGroups, resolve?: PathResolver, ownerOf?: PodVolumeOwner) {
+  constructor(
+    groups: NodeGroups,
+    resolve?: PathResolver,
+    ownerOf?: PodVolumeOwner,
+    paths?: PathMapping,
+  ) {
     this.#groups = groups;
     this.#resolve = resolve;
     this.#ownerOf = ownerOf;
+    this.#paths = paths;
+  }
+
+  /**
+   * What the filesystem group, confined to a call's granted folders, may pass beyond them: a
+   * volume mounted in them only when it is the caller's (its disk granted), a share only through
+   * a link of the caller's own (never one inside a mounted volume, which the volume's users may
+   * have made). The same decisions as {@link Authorizer.decide}'s, made again on the group's
+   * walk, which acts through held folders.
+   */
+  boundaries(grants: Grants, options: CallOptions): Boundaries {
+    return {
+      volume: async (volumeId) =>
+        (await owned(() => this.#volumeGranted(grants, volumeId, options))).ok,
+      share: async (remotePath, via) => {
+        const windows = this.#paths?.fromHost(via.path);
+        if (windows === undefined || via.pastVolume) return false;
+        return this.#mappedShareGranted(grants, remotePath, windows);
+      },
+    };
   }
 
   /**
@@ -139,7 +170,7 @@ export class Authorizer {
       const asWritten = await this.#grantedFolders(grants, resource.path);
       if (asWritten.length === 0) return deny("paths", describeResource(resource));
       const followFinal = !actsOnName.has(`${method} ${resource.field}`);
-      const resolved = await this.#resolvedFolders(grants, resource.path, followFinal);
+      const resolved = await this.#resolvedFolders(grants, resource.path, followFinal, options);
       // Where the links lead is the host's business, not the caller's: it is not said.
       if (resolved === undefined) {
         return deny("paths", `${resource.path} (once its links are followed)`);
@@ -160,6 +191,13 @@ export class Authorizer {
         if (!ok) return deny("volumes", describeResource(resource), note);
       }
       if (resource.kind === "iscsiTarget") this.#hint(resource.portal, resource.iqn);
+    }
+    if (method === "smb.RemoveSmbGlobalMapping") {
+      const share = resources.find((r) => r.kind === "smbRemotePath");
+      if (share !== undefined) {
+        const refused = this.#wholeShareRefusal(grants, share.remotePath);
+        if (refused !== undefined) return refused;
+      }
     }
     if (method === "iscsi.RemoveTargetPortal") {
       const portal = resources.find((r) => r.kind === "iscsiPortal");
@@ -188,6 +226,7 @@ export class Authorizer {
     method: string,
     response: Message,
     options: CallOptions,
+    request: Message = {},
   ): Promise<Message> {
     if (method === "iscsi.ListTargetPortals") {
       const portals = (response.target_portals ?? []) as Message[];
@@ -219,12 +258,28 @@ export class Authorizer {
       const number = Number(response.disk_number);
       // Answered as for a disk that is not there: whether another caller's exists is not said.
       if (!(await owned(() => this.#diskGranted(grants, number, options))).ok) {
-        throw new CsiProxyError("could not find disk with the Page83 ID asked for", {
-          code: "NOT_FOUND",
-        });
+        throw diskNameNotFound(typeof request.disk_name === "string" ? request.disk_name : "");
       }
     }
     return response;
+  }
+
+  /**
+   * RemoveSmbGlobalMapping removes the share root's mapping, which every staging link into that
+   * share uses: it is the caller's to remove only when its grant covers the whole share and no
+   * other rule grants any path in it. What the policy grants others is not said.
+   */
+  #wholeShareRefusal(grants: Grants, remotePath: string): Decision | undefined {
+    const { shareRoot } = parseRemotePath(remotePath);
+    const what = `SMB share ${shareRoot} (its mapping serves every path in the share)`;
+    const covers = (prefixes: Grant<string>) =>
+      prefixes === "any" || prefixes.some((prefix) => smbMatches(shareRoot, prefix));
+    if (!covers(grants.smbRemotePaths)) return deny("smbRemotePaths", what);
+    const others = grants.othersSmbRemotePaths;
+    if (others === "any" || covers(others) || others.some((p) => smbMatches(p, shareRoot))) {
+      return deny("smbRemotePaths", what, "another rule grants a path in the share");
+    }
+    return undefined;
   }
 
   // A portal may carry sessions of several callers' targets (two StorageClasses on one array):
@@ -268,11 +323,13 @@ export class Authorizer {
   }
 
   // A junction or symlink inside a granted folder (a pod can make one in its own volume) must not
-  // carry a request into a folder the caller was not given. Undefined: not shown to be granted.
+  // carry a request into a folder the caller was not given, nor a volume mount point into a
+  // volume that is not the caller's. Undefined: not shown to be granted.
   async #resolvedFolders(
     grants: Grants,
     path: string,
     followFinal: boolean,
+    options: CallOptions,
   ): Promise<string[] | undefined> {
     if (this.#resolve === undefined) return [];
     let resolved: Resolved | undefined;
@@ -282,7 +339,12 @@ export class Authorizer {
       return undefined; // a link loop, a folder that cannot be read: not shown to be granted
     }
     if (resolved === undefined) return undefined;
+    for (const volumeId of resolved.volumes) {
+      if (!(await owned(() => this.#volumeGranted(grants, volumeId, options))).ok) return undefined;
+    }
     if ("remote" in resolved) {
+      // A link inside a mounted volume is its users' (a workload pod's), not the caller's own.
+      if (resolved.pastVolume) return undefined;
       return (await this.#mappedShareGranted(grants, resolved.remote, resolved.via))
         ? []
         : undefined;
@@ -293,9 +355,12 @@ export class Authorizer {
 
   /**
    * A path that leads to an SMB share through a link (an SMB driver's staging path, which
-   * NewSmbGlobalMapping made a link to the share) is covered when the share path lies in the
-   * caller's `smbRemotePaths` and the link lies in a folder of its own that no pod writes in:
-   * a link a pod made in its pod volume leads nowhere, even to a granted share.
+   * NewSmbGlobalMapping made a link to the share, or a pod's published link, pinned to the
+   * share) is covered when the share path lies in the caller's `smbRemotePaths` and the link is
+   * one only the caller could have made: in a folder of its own, or directly in a pod volume
+   * folder of its own (kubelet's folder: `<pv>\mount`, made through this server). A link
+   * deeper in a pod volume folder lies in what is mounted there, which the pod writes: it
+   * leads nowhere, even to a granted share. (A link inside a mounted volume is refused before.)
    */
   async #mappedShareGranted(grants: Grants, remote: string, via: string): Promise<boolean> {
     let inPrefix: boolean;
@@ -308,7 +373,14 @@ export class Authorizer {
     }
     if (!inPrefix) return false;
     const plain = { ...grants, paths: grants.paths.filter((g) => g.podVolumesOf === undefined) };
-    return (await this.#grantedFolders(plain, via)).length > 0;
+    if ((await this.#grantedFolders(plain, via)).length > 0) return true;
+    const podVolumes = {
+      ...grants,
+      paths: grants.paths.filter((g) => g.podVolumesOf !== undefined),
+    };
+    const depth = (path: string) => path.split("\\").filter(Boolean).length;
+    const folders = await this.#grantedFolders(podVolumes, via);
+    return folders.some((folder) => depth(via) === depth(folder) + 1);
   }
 
   #offline(grants: Grants, resource: Resource): Decision {
@@ -345,12 +417,23 @@ export class Authorizer {
 
   async #volumeGranted(grants: Grants, volumeId: string, options: CallOptions): Promise<boolean> {
     if (grants.volumes === "any" || grants.volumes.includes(volumeId.toLowerCase())) return true;
-    if (!grants.disksAny && !grants.disksOfIscsiTargets && grants.page83.length === 0) return false;
-    const { diskNumber } = await this.#groups.volume.getDiskNumberFromVolumeId(
-      { volumeId },
-      options,
-    );
-    return this.#diskGranted(grants, diskNumber, options);
+    if (grants.disksAny) return true;
+    if (!grants.disksOfIscsiTargets && grants.page83.length === 0) return false;
+    // The volumes of the caller's disks, not the disk of the volume asked for: the host is asked
+    // the same whether the volume is another caller's or not there at all (no timing oracle).
+    const key = volumeId.toLowerCase();
+    for (const diskNumber of await this.#grantedDisks(grants, options)) {
+      let volumeIds: readonly string[];
+      try {
+        ({ volumeIds } = await this.#groups.volume.listVolumesOnDisk({ diskNumber }, options));
+      } catch (error) {
+        // A disk gone since it was listed holds none of the caller's volumes now.
+        if (isCsiProxyError(error) && error.code === "NOT_FOUND") continue;
+        throw error;
+      }
+      if (volumeIds.some((id) => id.toLowerCase() === key)) return true;
+    }
+    return false;
   }
 
   async #diskGranted(grants: Grants, diskNumber: number, options: CallOptions): Promise<boolean> {

@@ -37,6 +37,11 @@ export interface Grants {
   readonly nodeWide: ReadonlySet<string>;
   readonly paths: readonly PathGrant[];
   readonly smbRemotePaths: Grant<string>;
+  /**
+   * The SMB prefixes of the policy's other rules: a share's mapping serves every path in it, so
+   * it is removed only when none of them lies in the share.
+   */
+  readonly othersSmbRemotePaths: Grant<string>;
   readonly iscsiPortals: Grant<PortalKey>;
   readonly iscsiTargets: readonly RegExp[];
   /** The IQNs granted by name (no wildcard): their disks can be found without a hint. */
@@ -71,10 +76,21 @@ function union<T>(
   return all.includes("*") ? "any" : all.map(parse);
 }
 
-/** A rule's grants, checked and parsed (throws INVALID_ARGUMENT naming what is wrong). */
-export function compileGrants(rules: readonly RuleSpec[], kubeletPath: string): Grants {
+/**
+ * A rule's grants, checked and parsed (throws INVALID_ARGUMENT naming what is wrong). `others`:
+ * the policy's rules that do not apply to this caller.
+ */
+export function compileGrants(
+  rules: readonly RuleSpec[],
+  kubeletPath: string,
+  others: readonly RuleSpec[] = [],
+): Grants {
   const disks = rules.map((r) => r.disks);
   return {
+    othersSmbRemotePaths: union(
+      others.map((r) => r.smbRemotePaths),
+      smbPrefix,
+    ),
     rules: rules.map((r) => r.name),
     methods: rules.flatMap((r) => r.methods).map(glob),
     nodeWide: new Set(rules.flatMap((r) => r.methods).filter((m) => nodeWideMethods.has(m))),

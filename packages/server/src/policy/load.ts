@@ -136,7 +136,8 @@ function compile(
   const cached = (key: string, matches: (c: CallerSpec) => boolean): Grants | undefined => {
     if (!cache.has(key)) {
       const rules = spec.rules.filter((rule) => rule.callers.some(matches));
-      cache.set(key, rules.length === 0 ? undefined : compileGrants(rules, kubeletPath));
+      const others = spec.rules.filter((rule) => !rules.includes(rule));
+      cache.set(key, rules.length === 0 ? undefined : compileGrants(rules, kubeletPath, others));
     }
     return cache.get(key);
   };
