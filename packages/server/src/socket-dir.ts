@@ -1,8 +1,9 @@
-import { lstatSync, mkdirSync, readlinkSync, type Stats } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readlinkSync, type Stats } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { CsiProxyError } from "@csi-proxy/exec";
 
 const groupWrite = 0o020;
+const groupSearch = 0o010;
 const otherWrite = 0o002;
 const sticky = 0o1000;
 // As the kernel's own limit on links followed in one lookup (Linux's MAXSYMLINKS).
@@ -71,7 +72,14 @@ export function secureSocketDir(dir: string, groupWritable: boolean): string {
   const path = resolve(dir);
   const euid = process.geteuid?.() ?? 0;
   checkWay(dirname(path), euid);
-  mkdirSync(path, { recursive: true, mode: 0o700 });
+  const created = mkdirSync(path, { recursive: true, mode: 0o700 });
+  // With --socket-mode 0660 the group connects: the folders this server made let it pass (0750).
+  if (created !== undefined && groupWritable) {
+    for (let at = path; ; at = dirname(at)) {
+      chmodSync(at, 0o750);
+      if (at === created || dirname(at) === at) break;
+    }
+  }
   checkWay(dirname(path), euid);
   const stats = lstatSync(path);
   if (stats.isSymbolicLink()) refuse(`${path} is a link; give the folder itself.`);
@@ -83,6 +91,11 @@ export function secureSocketDir(dir: string, groupWritable: boolean): string {
     const who = (stats.mode & otherWrite) !== 0 ? "every local user" : "its group";
     refuse(
       `${path} is writable by ${who} (mode ${octal(stats.mode)}), who could replace the sockets; chmod it to 0700${groupWritable ? " or 0770" : ""}.`,
+    );
+  }
+  if (groupWritable && (stats.mode & groupSearch) === 0) {
+    refuse(
+      `--socket-mode 0660 lets the group use the sockets, but the group cannot reach ${path} (mode ${octal(stats.mode)}); chmod it to 0750.`,
     );
   }
   return path;

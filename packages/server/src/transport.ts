@@ -60,8 +60,9 @@ function closeListener(listener: NetServer): Promise<void> {
 
 /**
  * Each endpoint on a Unix socket named as upstream's pipe, never more open than `mode`: the
- * default set's in `dir`, a named set's in `dir/<set>`, so a deployment can mount one driver's
- * folder into its pods at the path its client dials.
+ * default set's in `dir` when it is the only set, else each set's (`default` too) in
+ * `dir/<set>`, so a deployment can mount one driver's folder into its pods at the path its
+ * client dials, and no folder holds another set's.
  */
 export async function listenOnSockets(
   servers: readonly EndpointServer[],
@@ -77,8 +78,11 @@ export async function listenOnSockets(
   const group = (mode & 0o070) !== 0;
   const folder = secureSocketDir(dir, group);
   const folders = new Map<string, string>();
+  // Beside named sets the default set gets a folder of its own too: no set's folder may hold
+  // another's, or mounting it would expose every set (issue #33 item 8).
+  const alone = servers.every(({ endpointSet }) => endpointSet === defaultEndpointSet);
   const folderOf = (set: string): string => {
-    if (set === defaultEndpointSet) return folder;
+    if (set === defaultEndpointSet && alone) return folder;
     let setFolder = folders.get(set);
     if (setFolder === undefined) {
       setFolder = secureSocketDir(join(folder, set), group);

@@ -41,6 +41,20 @@ describe("secureSocketDir", () => {
     expect(modeOf(dir)).toBe(0o700);
   });
 
+  it("makes a missing folder and its new parents 0750 when the group is to use the sockets (0660)", () => {
+    const base = fresh();
+    const dir = join(base, "a", "sockets");
+    expect(secureSocketDir(dir, true)).toBe(dir);
+    expect(modeOf(dir)).toBe(0o750);
+    expect(modeOf(join(base, "a"))).toBe(0o750);
+  });
+
+  it("refuses, for 0660 sockets, an existing folder the group cannot pass, and leaves it alone", () => {
+    const dir = folder(0o700);
+    expect(refusal(dir, true)).toMatch(/the group cannot reach .* \(mode 0700\); chmod it to 0750/);
+    expect(modeOf(dir)).toBe(0o700);
+  });
+
   it("takes an existing owner-only folder as it is", () => {
     const dir = folder(0o700);
     expect(secureSocketDir(dir, false)).toBe(dir);
