@@ -29,6 +29,8 @@ import type {
   CreateSymlinkResponse,
   IsSymlinkRequest,
   IsSymlinkResponse,
+  InspectRequest,
+  InspectResponse,
   MkdirRequest,
   MkdirResponse,
   PathExistsRequest,
@@ -321,17 +323,25 @@ export class Filesystem {
     request = ownRequest(request, "createSymlink");
     const target = this.normalized(request.targetPath);
     const pin = request.pin === true;
+    // A share's own path, pinned: nothing to walk, the share boundary decides at the link.
+    const share = pin ? shareSource(request.sourcePath) : undefined;
     // Without `pin`, only as written: a staging path may itself be a mount or an SMB link, and
     // creating a link changes nothing at its source (anything later done through it is checked then).
-    const source = this.checkedAsWritten(request.sourcePath);
+    const source = share ?? this.checkedAsWritten(request.sourcePath);
     return this.call("createSymlink", options, async (host) => {
       await this.locked(target, host, () =>
-        this.within(target, false, host, async ({ at, missing: absent }) => {
+        this.within(target, false, host, async ({ at, real, missing: absent, pastVolume }) => {
           // A missing parent is not made: the link would be reached through unheld folders.
           if (absent.length > 0) throw fsError("create link", target, notThere(target));
-          const { leadsTo, type } = pin
-            ? await this.pinnedSource(host, source)
-            : { leadsTo: source, type: await this.linkType(host, source, source) };
+          if (share !== undefined) {
+            await this.shareAllowed(host, share, { path: real, pastVolume: pastVolume === true });
+          }
+          const { leadsTo, type } =
+            share !== undefined
+              ? { leadsTo: share, type: "dir" as const }
+              : pin
+                ? await this.pinnedSource(host, source)
+                : { leadsTo: source, type: await this.linkType(host, source, source) };
           try {
             await host.symlink(leadsTo, at, type);
           } catch (error) {
@@ -342,6 +352,19 @@ export class Filesystem {
       );
       return {};
     });
+  }
+
+  /** Whether a link at `via` may lead to share path `remotePath` (the share boundary says). */
+  private async shareAllowed(
+    host: DeadlineHost,
+    remotePath: string,
+    via: { path: string; pastVolume: boolean },
+  ): Promise<void> {
+    if (!(await this.sandbox.shareAllowed(remotePath, via, host.context))) {
+      throw new CsiProxyError(`A link at ${via.path} may not lead to ${remotePath}.`, {
+        code: "PERMISSION_DENIED",
+      });
+    }
   }
 
   /** Where a pinned link to `source` leads, and its type; the source's folders are held meanwhile. */
@@ -375,6 +398,55 @@ export class Filesystem {
     } catch (error) {
       throw fsError("link to", shown, error);
     }
+  }
+
+  /**
+   * What the name at `path` is, links not followed (see {@link InspectResponse}): one walk, with
+   * the folders on the way held, so the answer is about the name the roots allow. For a caller
+   * that must compare a link's target before it acts (an SMB mapping's link).
+   * Cancelled: a read, nothing changed; retry freely.
+   */
+  async inspect(request: InspectRequest, options?: CallOptions): Promise<InspectResponse> {
+    request = ownRequest(request, "inspect");
+    const path = this.normalized(request.path);
+    return this.call("inspect", options, async (host) =>
+      this.within(path, false, host, async ({ at, missing: absent }) => {
+        if (absent.length > 0) return { kind: "missing" };
+        let entry;
+        try {
+          entry = await inspectEntry(host, at, host.context);
+        } catch (error) {
+          if (missing.has(errnoCode(error) ?? "")) return { kind: "missing" };
+          throw fsError("inspect", path, error);
+        }
+        switch (entry.kind) {
+          case "link":
+            return { kind: "link", target: entry.target };
+          case "share":
+            return { kind: "share", target: entry.remotePath };
+          case "volume":
+            return { kind: "volume", target: entry.volumeId + entry.path.join("\\") };
+          case "opaque":
+            return { kind: "opaque" };
+          case "plain":
+            break;
+        }
+        let stats: Stats;
+        try {
+          stats = await host.stat(at);
+        } catch (error) {
+          throw fsError("inspect", path, error);
+        }
+        if (!stats.isDirectory()) return { kind: "file" };
+        let entries: DirectoryEntry[];
+        try {
+          entries = await host.readdir(at);
+        } catch (error) {
+          throw fsError("list", path, error);
+        }
+        return { kind: "directory", empty: entries.length === 0 };
+      }),
+    );
   }
 
   /**
@@ -689,6 +761,21 @@ export class Filesystem {
 interface Place {
   readonly at: string;
   readonly shown: string;
+}
+
+/** A pinned link's source that is a share's UNC path itself (`\\server\share\...`), normalised. */
+function shareSource(value: unknown): string | undefined {
+  if (typeof value !== "string" || !/^\\\\[^\\?.][^\\]*\\[^\\]+/.test(value)) return undefined;
+  if (
+    value.includes("\u0000") ||
+    value
+      .split("\\")
+      .slice(2)
+      .some((s) => s === "." || s === "..")
+  ) {
+    throw invalidArgument(`The share path ${value} is not a plain UNC path.`);
+  }
+  return value.replace(/\\+$/, "");
 }
 
 /** Node's error for a name that is not there, for a walk that found a folder on the way missing. */

@@ -19,6 +19,8 @@ export type {
   CreateSymlinkResponse,
   IsSymlinkRequest,
   IsSymlinkResponse,
+  InspectRequest,
+  InspectResponse,
   MkdirRequest,
   MkdirResponse,
   PathExistsRequest,

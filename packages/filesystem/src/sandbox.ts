@@ -1,5 +1,6 @@
 import { posix, win32 } from "node:path";
 import {
+  type CallContext,
   CsiProxyError,
   isCsiProxyError,
   isWithin,
@@ -34,6 +35,8 @@ export interface Located {
    * link to a share. Asked for with `pin`; undefined when the path leads to neither.
    */
   readonly pinned?: string;
+  /** The walk passed a volume mount point: `at` lies in a volume mounted inside the roots. */
+  readonly pastVolume?: boolean;
   /** Lets the held folders go; call once the act is over. */
   release(): Promise<void>;
 }
@@ -217,7 +220,14 @@ export class Sandbox {
         const name = names[i] as string;
         const child = paths.join(at, name);
         const last = i === names.length - 1;
-        if (last && !followFinal) return { at: child, real: paths.join(real, name), missing: [] };
+        if (last && !followFinal) {
+          return {
+            at: child,
+            real: paths.join(real, name),
+            missing: [],
+            ...(volume === undefined ? {} : { pastVolume: true }),
+          };
+        }
         let entry: PathEntry;
         try {
           entry = await inspectEntry(host, child, host.context);
@@ -297,6 +307,15 @@ export class Sandbox {
       if (next === undefined) return { at, real, missing: [], ...withPin(pinned()) };
       start = next;
     }
+  }
+
+  /** Whether a link at `via` may lead to a share; without a share boundary, never. */
+  shareAllowed(
+    remotePath: string,
+    via: { path: string; pastVolume: boolean },
+    context: CallContext,
+  ): Promise<boolean> {
+    return this.allowed(() => this.boundaries.share?.(remotePath, via, context));
   }
 
   /** A boundary's decision; one that fails is no (its reason is the decider's to record). */

@@ -77,3 +77,21 @@ export interface IsSymlinkResponse {
   /** True for a link or mount point whose target exists; false for a dangling one or a plain entry. */
   readonly isSymlink: boolean;
 }
+
+/** Request of {@link Filesystem.inspect}. */
+export interface InspectRequest {
+  /** The name to look at; a link at it is not followed. */
+  readonly path: string;
+}
+/**
+ * Response of {@link Filesystem.inspect}: what the name is, by its reparse data on Windows
+ * (`PathEntry`): `missing`; a `file` or `directory` (`empty` when it has no entries); a `link`
+ * to a path (`target` as `readlink` gives it); a `share` link (`target` the UNC path); a
+ * `volume` mount point or link (`target` the volume's GUID path); `opaque`, any other reparse
+ * point (`target` absent).
+ */
+export interface InspectResponse {
+  readonly kind: "missing" | "file" | "directory" | "link" | "share" | "volume" | "opaque";
+  readonly target?: string;
+  readonly empty?: boolean;
+}

@@ -121,18 +121,29 @@ export function guarded(
     record("allow", `granted by ${layers.flatMap((layer) => layer.rules).join(", ")}`);
     try {
       const pinLinks = guard.policy.source !== v1CompatiblePolicy;
-      let response = await rpc(request, options, { roots: roots ?? [], boundaries, pinLinks });
+      const granted = async (path: string) => {
+        for (const layer of layers)
+          if (!(await guard.authorizer.pathGranted(layer, path))) return false;
+        return true;
+      };
+      let response = await rpc(request, options, {
+        roots: roots ?? [],
+        boundaries,
+        pinLinks,
+        granted,
+      });
       for (const layer of layers) {
         response = await guard.authorizer.narrow(layer, method, response, options, request);
       }
       return response;
     } catch (error) {
+      // A group's own refusal of a path (where a link leads, a mount that landed elsewhere) is
+      // the audit log's; the caller learns the request's resources and the grant kind.
       const groupRefused =
         isCsiProxyError(error) &&
         error.code === "PERMISSION_DENIED" &&
-        method.startsWith("filesystem.");
+        resources.some((resource) => resource.kind === "path");
       if (!groupRefused) throw error;
-      // A group's own root check (where a link leads, the roots in force) is the audit log's.
       record("deny", `${method}: the group refused: ${error.message}`);
       throw new CsiProxyError(
         `${method} is denied: no "paths" grant covers ${resources.map(describeResource).join(", ")} (where its links lead).`,

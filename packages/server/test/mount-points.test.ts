@@ -9,6 +9,7 @@
 // the audit log and that no cmdlet but a read ran on the host.
 import {
   existsSync,
+  lstatSync,
   mkdirSync,
   readFileSync,
   readdirSync,
@@ -74,7 +75,7 @@ function scenario(): unknown {
 const rule = (t: Tenant) => ({
   name: `driver-${t.set}`,
   callers: [{ endpointSet: t.set }],
-  methods: ["filesystem.*", "volume.*", "disk.*"],
+  methods: ["filesystem.*", "volume.*", "disk.*", "smb.*"],
   driver: t.driver,
   disks: { page83: [t.naa] },
   // Granted, so that only where the link to it lies can refuse it (item 9).
@@ -340,5 +341,104 @@ describeWithPwsh("mount points and links a driver's pod makes by itself", (pwsh)
     const none = await statsOf("\\\\?\\Volume{33333333-0000-4000-8000-333333333333}\\");
     expect(other.code).toBe(PERMISSION_DENIED);
     expect(other).toEqual(none);
+  });
+
+  /**
+   * Makes A's `folder` a link that A's pod re-points, atomically (a rename over it), between its
+   * own folder (`<folder>-own`) and `to` while `calls` run; each way held up to `holdMs` (long
+   * enough for a PowerShell call to see one of them through).
+   */
+  async function whileRepointed<T>(
+    folder: string,
+    to: string,
+    calls: () => Promise<T>,
+    holdMs: number,
+  ): Promise<T> {
+    const link = host(folder);
+    const own = `${link}-own`;
+    mkdirSync(own, { recursive: true });
+    symlinkSync(own, link);
+    const point = (at: string) => {
+      symlinkSync(at, `${link}.next`);
+      renameSync(`${link}.next`, link);
+    };
+    let swapping = true;
+    const swapper = (async () => {
+      while (swapping) {
+        await new Promise((resolve) => setTimeout(resolve, holdMs * Math.random()));
+        point(to);
+        await new Promise((resolve) => setTimeout(resolve, holdMs * Math.random()));
+        point(own);
+      }
+    })();
+    try {
+      return await calls();
+    } finally {
+      swapping = false;
+      await swapper;
+    }
+  }
+
+  it("item 5: an SMB mapping's link never lands in B's folder while A swaps its own", async () => {
+    const swap = `${plugin(A)}\\smbswap`;
+    mkdirSync(smbShareDir(sim, "files.example.com", "projects"), { recursive: true });
+    const outcomes = await whileRepointed(
+      swap,
+      host(plugin(B)),
+      () =>
+        inBatches(60, (i) =>
+          call(A, "smb-v1", "NewSmbGlobalMapping", {
+            remote_path: world.share,
+            local_path: `${swap}\\l${i}`,
+            username: world.smbUser,
+            password: world.smbPassword,
+          }),
+        ),
+      20,
+    );
+    const codes = outcomes.map((o) => (o.status === "fulfilled" ? (o.value as Reply).code : -1));
+    expect(codes).toContain(OK);
+    expect(readdirSync(host(plugin(B))).filter((name) => name.startsWith("l"))).toEqual([]);
+  });
+
+  it("item 5: a MountVolume that lands in B's folder through a swapped folder is taken away", async () => {
+    // B's kubelet made empty staging folders; A's pod swaps its own folder for a link to them.
+    const bFolder = `${plugin(B)}\\pv`;
+    const swap = `${plugin(A)}\\mswap`;
+    const names = Array.from({ length: 40 }, (_, i) => `m${i}`);
+    for (const name of names) {
+      mkdirSync(host(`${bFolder}\\${name}`), { recursive: true });
+      mkdirSync(`${host(swap)}-own/${name}`, { recursive: true });
+    }
+    const outcomes = await whileRepointed(
+      swap,
+      host(bFolder),
+      () =>
+        inBatches(names.length, (i) =>
+          call(A, "volume-v1", "MountVolume", {
+            volume_id: volumeOf(A),
+            target_path: `${swap}\\${names[i] ?? ""}`,
+          }),
+        ),
+      600,
+    );
+    const codes = outcomes.map((o) => (o.status === "fulfilled" ? (o.value as Reply).code : -1));
+    const details = outcomes.map((o) =>
+      o.status === "fulfilled" ? (o.value as Reply).details : String(o.reason),
+    );
+    expect(codes, details.join("\n")).toContain(OK);
+    // Every folder of B's is still an empty folder, and A's volume is mounted in A's folders only.
+    for (const name of names) {
+      const folder = host(`${bFolder}\\${name}`);
+      expect(lstatSync(folder).isSymbolicLink(), name).toBe(false);
+      expect(readdirSync(folder), name).toEqual([]);
+    }
+    const partition = sim
+      .state()
+      .partitions.find((p) => (p as { volume?: string }).volume === A.guid) as
+      { accessPaths?: string[] } | undefined;
+    for (const path of partition?.accessPaths ?? []) {
+      expect(path.startsWith(host(plugin(B)))).toBe(false);
+    }
   });
 });

@@ -3,6 +3,7 @@ import {
   createKeyedLock,
   CsiProxyError,
   groupOptions,
+  invalidArgument,
   objectOption,
   pathStyleOption,
   withCallContext,
@@ -80,6 +81,26 @@ export class Smb {
 
   private get host(): SmbHost {
     return this.binding.host;
+  }
+
+  /**
+   * A view of this Smb whose mappings' links are made through `links`, on the same host, locks
+   * and rules: for a caller whose links must be made where it is allowed, such as a server that
+   * makes them through a filesystem confined to the caller's folders.
+   *
+   * @example
+   * ```ts
+   * const mine = smb.withLinks(linksOfTenant);
+   * await mine.newSmbGlobalMapping({ remotePath, localPath, requirePrivacy: true });
+   * ```
+   */
+  withLinks(links: SmbLinkHost): Smb {
+    if (objectOption(links, "withLinks: links") === undefined) {
+      throw invalidArgument("withLinks: links is required.");
+    }
+    const view = Object.create(Smb.prototype) as Smb;
+    Object.assign(view, { binding: this.binding, links, locks: this.locks, rules: this.rules });
+    return view;
   }
 
   /** The rules applied to `localPath`. */

@@ -41,6 +41,8 @@ export interface CallScope {
    * path), never to a name the caller could re-point; false only under `v1-compatible`.
    */
   readonly pinLinks?: boolean;
+  /** Whether a Windows path, where it really is, lies in a folder granted to the caller. */
+  readonly granted?: (windowsPath: string) => Promise<boolean>;
 }
 
 /**

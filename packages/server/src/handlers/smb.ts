@@ -2,16 +2,17 @@ import { CsiProxyError } from "@csi-proxy/exec";
 import { windowsPath, withinRoots } from "../paths.js";
 import type { HandlerContext, ServiceHandlers } from "./context.js";
 import { optionalText, rpcOf, text } from "./context.js";
+import { confinedSmbLinks } from "./smb-links.js";
 
 /** smb v1 (`v1.Smb`); v1beta2 has the same surface. */
 export function smbV1({
-  groups: { smb },
+  groups: { smb, filesystem },
   paths,
   workingDirs,
   requirePrivacy,
 }: HandlerContext): ServiceHandlers {
   return {
-    async NewSmbGlobalMapping(request, options) {
+    async NewSmbGlobalMapping(request, options, scope) {
       const local = optionalText(request, "local_path");
       let localPath: string | undefined;
       if (local !== undefined) {
@@ -27,7 +28,19 @@ export function smbV1({
       }
       const username = optionalText(request, "username");
       const password = optionalText(request, "password");
-      await smb.newSmbGlobalMapping(
+      // The link is made through the filesystem group confined to the caller's folders.
+      const mapper =
+        scope === undefined || scope.roots.length === 0
+          ? smb
+          : smb.withLinks(
+              confinedSmbLinks(
+                filesystem.confine(
+                  scope.roots.map((root) => paths.toHost(root)),
+                  scope.boundaries,
+                ),
+              ),
+            );
+      await mapper.newSmbGlobalMapping(
         {
           remotePath: text(request, "remote_path"),
           requirePrivacy,
@@ -56,8 +69,8 @@ export const smbV1beta2 = smbV1;
 export function smbV1alpha1(context: HandlerContext): ServiceHandlers {
   const v1 = smbV1(context);
   return {
-    async NewSmbGlobalMapping(request, options) {
-      await rpcOf(v1, "NewSmbGlobalMapping")(request, options);
+    async NewSmbGlobalMapping(request, options, scope) {
+      await rpcOf(v1, "NewSmbGlobalMapping")(request, options, scope);
       return { error: "" };
     },
     async RemoveSmbGlobalMapping(request, options) {

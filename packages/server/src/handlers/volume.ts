@@ -1,3 +1,6 @@
+import { CsiProxyError, type CallOptions } from "@csi-proxy/exec";
+import type { Volume } from "@csi-proxy/volume";
+import type { PathMapping } from "../paths.js";
 import type { HandlerContext, Message, ServiceHandlers } from "./context.js";
 import { hostPath, int64, legacyDiskNumber, rpcOf, text, uint } from "./context.js";
 
@@ -18,8 +21,19 @@ export function volumeV1({ groups: { volume }, paths }: HandlerContext): Service
       );
       return { volume_ids: volumeIds };
     },
-    async MountVolume(request, options) {
-      await volume.mountVolume({ ...volumeId(request), targetPath: targetPath(request) }, options);
+    async MountVolume(request, options, scope) {
+      const id = volumeId(request);
+      const granted = scope?.granted;
+      // PowerShell mounts by name, after the check: a folder on the way swapped for a junction
+      // meanwhile would carry the mount elsewhere. So what the call added is looked for where
+      // it really is, and one outside the caller's folders is taken away again.
+      const before = granted === undefined ? [] : await mountPointsOf(volume, id, options);
+      try {
+        await volume.mountVolume({ ...id, targetPath: targetPath(request) }, options);
+      } finally {
+        // Also after a failure: the access path may have been added before the script failed.
+        if (granted !== undefined) await undoMisplaced(volume, id, before, granted, paths, options);
+      }
       return {};
     },
     async UnmountVolume(request, options) {
@@ -149,4 +163,43 @@ export function volumeV1beta2(context: HandlerContext): ServiceHandlers {
     ...volumeV1beta1(context),
     WriteVolumeCache: rpcOf(volumeV1(context), "WriteVolumeCache"),
   };
+}
+
+async function mountPointsOf(
+  volume: Volume,
+  id: { volumeId: string },
+  options: CallOptions,
+): Promise<string[]> {
+  return (await volume.listVolumeMountPoints(id, options)).mountPoints;
+}
+
+/**
+ * Removes the mount points a MountVolume added outside the caller's folders (found where Windows
+ * lists them, which is where they are), then refuses the call; says nothing of where it went.
+ */
+async function undoMisplaced(
+  volume: Volume,
+  id: { volumeId: string },
+  before: readonly string[],
+  granted: (windowsPath: string) => Promise<boolean>,
+  paths: PathMapping,
+  options: CallOptions,
+): Promise<void> {
+  const added = (await mountPointsOf(volume, id, options)).filter((p) => !before.includes(p));
+  let misplaced = false;
+  for (const mountPoint of added) {
+    const folder = mountPoint.replace(/[\\/]+$/, "");
+    // A drive letter is no folder a MountVolume to a path adds.
+    if (/^[a-z]:$/i.test(folder)) continue;
+    const windows = paths.fromHost(folder);
+    if (windows !== undefined && (await granted(windows))) continue;
+    misplaced = true;
+    await volume.unmountVolume({ ...id, targetPath: folder }, options);
+  }
+  if (misplaced) {
+    throw new CsiProxyError(
+      "MountVolume is denied: the folder changed while the volume was mounted; the mount was taken away again.",
+      { code: "PERMISSION_DENIED" },
+    );
+  }
 }

@@ -128,6 +128,14 @@ export class Authorizer {
   }
 
   /**
+   * Whether a Windows path, as it is (links already resolved), lies in a folder the grants
+   * give: for what a call made, found where it really is (a mount point after MountVolume).
+   */
+  async pathGranted(grants: Grants, path: string): Promise<boolean> {
+    return (await this.#grantedFolders(grants, path)).length > 0;
+  }
+
+  /**
    * What the filesystem group, confined to a call's granted folders, may pass beyond them: a
    * volume mounted in them only when it is the caller's (its disk granted), a share only through
    * a link of the caller's own (never one inside a mounted volume, which the volume's users may

@@ -1,7 +1,47 @@
-# Access paths are Linux folders on the simulator, stored with a trailing '/' (Windows stores '\').
+# Access paths are Linux folders on the simulator, stored with a trailing '/' (Windows stores '\'),
+# where the folder really is: the links on the way to it followed (a junction swapped in for a
+# parent is where the reparse point lands), a volume mount point kept as the folder it is. Windows
+# finds mounted folders where they are (FindFirstVolumeMountPoint enumerates the mount points a
+# volume holds, and "you can rename, remove, move ... mounted folders"), so an access path names
+# the folder's own path, not the name a caller gave. Not yet seen on Windows: the Windows
+# workflow's mount test reads it back.
 function ConvertTo-WinSimMountPath([string]$Path) {
-    $full = [System.IO.Path]::GetFullPath($Path)
-    return $full.TrimEnd('/') + '/'
+    $full = [System.IO.Path]::GetFullPath($Path).TrimEnd('/')
+    $parent = [System.IO.Path]::GetDirectoryName($full)
+    if ([string]::IsNullOrEmpty($parent)) { return $full + '/' }
+    $leaf = [System.IO.Path]::GetFileName($full)
+    return ([System.IO.Path]::Combine((Resolve-WinSimFolderPath $parent), $leaf)).TrimEnd('/') + '/'
+}
+
+# The folder's path with every link on the way followed but a volume mount point (a junction to a
+# volume or a device, Get-WinSimLinkShape), as Windows resolves a path to the folder it opens.
+function Resolve-WinSimFolderPath([string]$FullPath) {
+    $pending = [System.Collections.Generic.List[string]]::new()
+    foreach ($part in $FullPath.Split([char]'/', [System.StringSplitOptions]::RemoveEmptyEntries)) { $pending.Add($part) }
+    $current = '/'
+    $hops = 0
+    while ($pending.Count -gt 0) {
+        $part = $pending[0]
+        $pending.RemoveAt(0)
+        $next = [System.IO.Path]::Combine($current, $part)
+        $info = [System.IO.FileInfo]::new($next)
+        $target = $info.LinkTarget
+        $shape = $null
+        if ($null -ne $target) { $shape = Get-WinSimLinkShape $info }
+        if ($null -eq $target -or $shape.LinkType -eq 'Junction') {
+            $current = $next
+            continue
+        }
+        $hops = $hops + 1
+        # Windows gives up after 63 reparse points; a loop is left as the name given.
+        if ($hops -gt 63) { return $FullPath }
+        $absolute = $target
+        if (-not [System.IO.Path]::IsPathRooted($absolute)) { $absolute = [System.IO.Path]::Combine($current, $target) }
+        $parts = [System.IO.Path]::GetFullPath($absolute).Split([char]'/', [System.StringSplitOptions]::RemoveEmptyEntries)
+        $pending.InsertRange(0, [string[]]$parts)
+        $current = '/'
+    }
+    return $current
 }
 
 function Test-WinSimDriveRoot([string]$Path) {
