@@ -82,6 +82,7 @@ describe("every Filesystem method takes { signal?, timeoutMs? }", () => {
     rmdirContents: { path: root },
     createSymlink: { sourcePath: join(root, "a"), targetPath: join(root, "b") },
     isSymlink: { path: join(root, "a") },
+    inspect: { path: join(root, "a") },
   });
 
   it("the table of requests covers every public method", () => {

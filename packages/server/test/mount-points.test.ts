@@ -220,36 +220,19 @@ describeWithPwsh("mount points and links a driver's pod makes by itself", (pwsh)
 
   it("item 1: A's staging swapped for a junction to B's volume while calls run never reaches it", async () => {
     const sub = `${plugin(A)}\\swap`;
-    mkdirSync(host(sub));
-    const real = host(sub);
-    const aside = `${real}-aside`;
-    let swapping = true;
-    const swapper = (async () => {
-      while (swapping) {
-        try {
-          renameSync(real, aside);
-          symlinkSync(sim.volumeDir(B.guid), real);
-          await new Promise((resolve) => setImmediate(resolve));
-          unlinkSync(real);
-          renameSync(aside, real);
-        } catch {
-          // a call holding the folder or a rename racing another: try again
-        }
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    })();
-    try {
-      const outcomes = await inBatches(200, (i) =>
-        i % 2 === 0
-          ? call(A, "filesystem-v1", "Mkdir", { path: `${sub}\\x${i}` })
-          : call(A, "filesystem-v2alpha1", "RmdirContents", { path: sub }),
-      );
-      const codes = outcomes.map((o) => (o.status === "fulfilled" ? (o.value as Reply).code : -1));
-      expect(codes).toContain(OK);
-    } finally {
-      swapping = false;
-      await swapper;
-    }
+    const outcomes = await whileRepointed(
+      sub,
+      sim.volumeDir(B.guid),
+      () =>
+        inBatches(100, (i) =>
+          i % 2 === 0
+            ? call(A, "filesystem-v1", "Mkdir", { path: `${sub}\\x${i}` })
+            : call(A, "filesystem-v2alpha1", "RmdirContents", { path: sub }),
+        ),
+      5,
+    );
+    const codes = outcomes.map((o) => (o.status === "fulfilled" ? (o.value as Reply).code : -1));
+    expect(codes).toContain(OK);
     bUntouched();
   });
 
@@ -362,9 +345,9 @@ describeWithPwsh("mount points and links a driver's pod makes by itself", (pwsh)
       symlinkSync(at, `${link}.next`);
       renameSync(`${link}.next`, link);
     };
-    let swapping = true;
+    const state = { swapping: true };
     const swapper = (async () => {
-      while (swapping) {
+      while (state.swapping) {
         await new Promise((resolve) => setTimeout(resolve, holdMs * Math.random()));
         point(to);
         await new Promise((resolve) => setTimeout(resolve, holdMs * Math.random()));
@@ -374,7 +357,7 @@ describeWithPwsh("mount points and links a driver's pod makes by itself", (pwsh)
     try {
       return await calls();
     } finally {
-      swapping = false;
+      state.swapping = false;
       await swapper;
     }
   }

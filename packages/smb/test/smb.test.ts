@@ -284,3 +284,29 @@ describe("listSmbGlobalMappings", () => {
     ]);
   });
 });
+
+describe("withLinks", () => {
+  it("makes the view's links through the host it is given, on the same mappings", async () => {
+    const { host, links, smb } = setup();
+    const other = new MemoryLinkHost();
+    await smb
+      .withLinks(other)
+      .newSmbGlobalMapping({ remotePath: "\\\\srv\\share\\a", localPath: staging });
+    expect(links.calls).toEqual([]);
+    expect(other.calls).toEqual([`read ${staging}`, `link ${staging} -> \\\\srv\\share\\a\\`]);
+    // The mapping is the one host's, whichever view made it.
+    expect(host.events).toEqual(["ensure \\\\srv\\share", "create \\\\srv\\share"]);
+    await smb.removeSmbGlobalMapping({ remotePath: "\\\\srv\\share" });
+    expect(host.events.at(-1)).toBe("remove \\\\srv\\share");
+  });
+
+  it("refuses a missing or non-object link host", () => {
+    const { smb } = setup();
+    expect(() => smb.withLinks(undefined as never)).toThrow(
+      expect.objectContaining({ code: "INVALID_ARGUMENT" }),
+    );
+    expect(() => smb.withLinks("x" as never)).toThrow(
+      expect.objectContaining({ code: "INVALID_ARGUMENT" }),
+    );
+  });
+});
