@@ -1,5 +1,5 @@
 import type { AuditSink } from "./audit.js";
-import type { ServerLogger } from "./logging/logger.js";
+import { errorFields, type ServerLogger } from "./logging/logger.js";
 
 /**
  * A call refused because its audit line could not be written: UNAVAILABLE (retry), and nothing
@@ -9,15 +9,6 @@ export class AuditUnavailableError extends Error {
   constructor(cause: unknown) {
     super("The call was not run: the server cannot write its audit log.", { cause });
   }
-}
-
-/** Errors as the log shows them: code and message, never a stack. */
-export function errorFields(error: unknown): { error: string; code?: string } {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return {
-    error: error instanceof Error ? error.message : String(error),
-    ...(typeof code === "string" ? { code } : {}),
-  };
 }
 
 /**

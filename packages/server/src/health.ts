@@ -1,7 +1,6 @@
 import { connect } from "node:net";
 import type { PowerShell } from "@csi-proxy/exec";
-import { errorFields } from "./audit-trail.js";
-import type { ServerLogger } from "./logging/logger.js";
+import { errorFields, type ServerLogger } from "./logging/logger.js";
 
 /** One check of `/readyz`: its name and, when it failed, why (nothing an attacker can use). */
 export interface Check {

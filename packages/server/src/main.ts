@@ -1,8 +1,7 @@
 import { isCsiProxyError } from "@csi-proxy/exec";
 import { parseCommand, usage, UsageError } from "./args.js";
-import { errorFields } from "./audit-trail.js";
 import { LogFile } from "./log-file.js";
-import { createServerLog, type ServerLog } from "./logging/logger.js";
+import { createServerLog, errorFields, type ServerLog } from "./logging/logger.js";
 import { startServer, type RunningServer } from "./server.js";
 import { serverVersion } from "./version.js";
 

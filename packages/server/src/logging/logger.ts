@@ -13,6 +13,15 @@ export interface ServerLogger {
   trace(fields: Record<string, unknown>, message: string): void;
 }
 
+/** Errors as the log shows them: code and message, never a stack. */
+export function errorFields(error: unknown): { error: string; code?: string } {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return {
+    error: error instanceof Error ? error.message : String(error),
+    ...(typeof code === "string" ? { code } : {}),
+  };
+}
+
 /** A logger that writes nothing: {@link startServer}'s default. */
 export const silentLogger: ServerLogger = pino({ level: "silent" });
 
