@@ -2,6 +2,7 @@ export { ps, isScript, definedScripts } from "./script.js";
 export type { Script, ScriptTag } from "./script.js";
 export { createPowerShell } from "./powershell.js";
 export type { PowerShell } from "./powershell.js";
+export type { PowerShellStats } from "./session-pool.js";
 export { dotnetRuntimeDefaults } from "./config.js";
 export type { PowerShellOptions } from "./config.js";
 export type { EmptyResponse, ExecMode, ParamValue, Params, RunOptions } from "./types.js";

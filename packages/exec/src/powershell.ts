@@ -5,7 +5,7 @@ import { CsiProxyError, invalidArgument } from "./errors.js";
 import { encodeParams } from "./params.js";
 import { checkRunOptions } from "./run-options.js";
 import { isScript, ps, type Script } from "./script.js";
-import { SessionPool } from "./session-pool.js";
+import { SessionPool, type PowerShellStats } from "./session-pool.js";
 import { SpawnRunner } from "./spawn-mode.js";
 import type { ExecMode, Params, RunOptions } from "./types.js";
 
@@ -34,6 +34,11 @@ export interface PowerShell {
   warmUp(options?: CallOptions): Promise<void>;
   /** Ends every PowerShell process; calls still queued or running fail with `ABORTED`. */
   close(): Promise<void>;
+  /**
+   * How busy its processes are now, for a server's gauges: in spawn mode every call in flight is
+   * a busy process and nothing queues. Optional, so a host written before it still fits.
+   */
+  stats?(): PowerShellStats;
 }
 
 class ProcessPowerShell implements PowerShell {
@@ -84,6 +89,10 @@ class ProcessPowerShell implements PowerShell {
     };
     // Concurrent calls: the pool starts one process for each while it is below poolSize.
     await Promise.all(Array.from({ length: count }, () => this.run(warmUpScript, {}, runOptions)));
+  }
+
+  stats(): PowerShellStats {
+    return this.pool?.stats ?? { busy: this.inFlight.size, idle: 0, queued: 0 };
   }
 
   async close(): Promise<void> {

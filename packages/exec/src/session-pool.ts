@@ -2,6 +2,16 @@ import type { Call } from "./call.js";
 import type { ResolvedConfig } from "./config.js";
 import { SessionWorker } from "./session-worker.js";
 
+/** How busy a pool of PowerShell processes is at one moment; reading it changes nothing. */
+export interface PowerShellStats {
+  /** Processes running a call. */
+  readonly busy: number;
+  /** Live processes waiting for a call (a warm one still starting counts here). */
+  readonly idle: number;
+  /** Calls waiting for a free process. */
+  readonly queued: number;
+}
+
 /** Up to `poolSize` long-lived PowerShell processes serving one FIFO queue of calls. */
 export class SessionPool {
   private readonly queue: Call[] = [];
@@ -23,6 +33,19 @@ export class SessionPool {
   /** Process ids of the running PowerShell processes (for diagnostics and leak checks). */
   get pids(): number[] {
     return [...this.workers].flatMap((worker) => (worker.pid === undefined ? [] : [worker.pid]));
+  }
+
+  /** How many processes run a call, wait for one, and how many calls wait for a process. */
+  get stats(): PowerShellStats {
+    let busy = 0;
+    let idle = 0;
+    for (const worker of this.workers) {
+      if (!worker.isAlive) continue;
+      if (worker.isBusy) busy += 1;
+      else idle += 1;
+    }
+    const queued = this.queue.filter((call) => !call.isSettled).length;
+    return { busy, idle, queued };
   }
 
   /** Ends idle processes politely and kills busy ones (their calls were already aborted). */

@@ -1,6 +1,8 @@
 import { parseArgs } from "node:util";
 import { isEndpointSetName } from "./endpoints.js";
 import type { TokenSettings } from "./identity.js";
+import type { Rotation } from "./log-file.js";
+import { KlogFlagError, takeKlogFlags, type LogSettings } from "./logging/klog-flags.js";
 import type { ServerOptions } from "./server.js";
 
 /** What the command line asks for. */
@@ -16,6 +18,10 @@ export type Command =
       readonly options: ServerOptions;
       /** `--audit-log`: the file the audit log is appended to (stderr when absent). */
       readonly auditLog?: string;
+      /** `--audit-log-maxsize`, `--audit-log-maxbackup`: when the audit file rotates, how many kept. */
+      readonly auditRotation: Rotation;
+      /** Upstream's klog flags: where the server's log goes, and how much of it. */
+      readonly log: LogSettings;
       /** `--windows-service`: run under the Service Control Manager as `csiproxy`. */
       readonly windowsService?: boolean;
     };
@@ -58,13 +64,22 @@ Options:
   --windows-service       run under the Windows Service Control Manager as csiproxy (install
                           with sc.exe create, as upstream's); output goes to
                           %ProgramData%\\csi-proxy-server\\service.log
-  --audit-log FILE        append the audit log's JSON lines here (default: stderr)
+  --audit-log FILE        append the audit log's JSON lines here (default: stderr); its folder
+                          is made (0700) if missing; SIGHUP reopens it
+  --audit-log-maxsize MB  rotate the audit file at this size (default 100; 0: never)
+  --audit-log-maxbackup N rotated audit files kept, FILE.1 to FILE.N (default 5)
   --jwks-file FILE        verify callers' bearer tokens (Kubernetes projected service-account
                           tokens) against this JWKS; without it or --jwks-url, tokens are refused
   --jwks-url URL          the same, fetched from a URL (and cached)
   --token-audience AUD    the audience tokens must be for (default csi-proxy)
   --token-issuer ISS      the issuer tokens must come from (default: any)
   -h, --help              this text
+
+Upstream's klog flags set the server's own log (JSON lines: one per failed call, and with -v=2
+one per call): -v, -logtostderr (default true: stderr), -log_file, -log_dir,
+-log_file_max_size (MB, default 1800), -alsologtostderr, -stderrthreshold (default ERROR),
+-alsologtostderrthreshold, -legacy_stderr_threshold_behavior; -vmodule, -log_backtrace_at,
+-add_dir_header, -skip_headers, -skip_log_headers and -one_output are accepted, without effect.
 
 Upstream's single-dash spellings (-kubelet-path, -require-privacy=false) are accepted too.
 On start it prints one JSON line, {"ready":true,"endpoints":{...},...}; SIGTERM or SIGINT
@@ -111,15 +126,46 @@ function tokenSettings(values: Readonly<Record<string, unknown>>): TokenSettings
   };
 }
 
+/** The defaults of `--audit-log-maxsize` (MB) and `--audit-log-maxbackup`: 600 MB at most. */
+export const defaultAuditRotation = { maxSizeMB: 100, keep: 5 } as const;
+
+function auditRotation(
+  values: Readonly<Record<string, unknown>>,
+  file: string | undefined,
+): Rotation {
+  const size = values["audit-log-maxsize"] as string | undefined;
+  const keep = values["audit-log-maxbackup"] as string | undefined;
+  if (file === undefined && (size !== undefined || keep !== undefined))
+    throw new UsageError("--audit-log-maxsize and --audit-log-maxbackup need --audit-log.");
+  const count = (flag: string, value: string | undefined, fallback: number) => {
+    if (value === undefined) return fallback;
+    if (!/^\d{1,7}$/.test(value))
+      throw new UsageError(`${flag} is a whole number, not ${JSON.stringify(value)}.`);
+    return Number(value);
+  };
+  const megabytes = count("--audit-log-maxsize", size, defaultAuditRotation.maxSizeMB);
+  return {
+    maxBytes: megabytes * 1024 * 1024,
+    keep: count("--audit-log-maxbackup", keep, defaultAuditRotation.keep),
+  };
+}
+
 /** Parses the bin's arguments; throws {@link UsageError} with a one-line reason. */
 export function parseCommand(
   argv: readonly string[],
   platform: NodeJS.Platform = process.platform,
 ): Command {
   let values;
+  let klog;
+  try {
+    klog = takeKlogFlags(argv);
+  } catch (error) {
+    if (error instanceof KlogFlagError) throw new UsageError(error.message);
+    throw error;
+  }
   try {
     ({ values } = parseArgs({
-      args: normalize(argv),
+      args: normalize(klog.rest),
       strict: true,
       allowPositionals: false,
       options: {
@@ -138,6 +184,8 @@ export function parseCommand(
         "windows-service": { type: "boolean" },
         policy: { type: "string" },
         "audit-log": { type: "string" },
+        "audit-log-maxsize": { type: "string" },
+        "audit-log-maxbackup": { type: "string" },
         "jwks-file": { type: "string" },
         "jwks-url": { type: "string" },
         "token-audience": { type: "string" },
@@ -214,6 +262,8 @@ export function parseCommand(
         : { metricsBindAddress }),
     },
     ...(auditLog === undefined ? {} : { auditLog }),
+    auditRotation: auditRotation(values, auditLog),
+    log: klog.settings,
     ...(windowsService ? { windowsService } : {}),
   };
 }

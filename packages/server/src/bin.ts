@@ -18,6 +18,10 @@ if (asService(argv)) {
   process.exitCode = await runServerAsService(argv);
 } else {
   const stop = new AbortController();
+  // logrotate's postrotate sends SIGHUP: reopen the log files rather than die (Node's default).
+  const reopen = new EventTarget();
+  if (process.platform !== "win32")
+    process.on("SIGHUP", () => reopen.dispatchEvent(new Event("reopen")));
   // SIGTERM (kubelet, systemd, a service manager) and SIGINT stop it cleanly; a second one does not wait.
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
@@ -25,8 +29,13 @@ if (asService(argv)) {
       process.once(signal, () => process.exit(130));
     });
   }
-  process.exitCode = await runServer(argv, stop.signal, {
-    out: (line) => process.stdout.write(`${line}\n`),
-    err: (line) => process.stderr.write(`${line}\n`),
-  });
+  process.exitCode = await runServer(
+    argv,
+    stop.signal,
+    {
+      out: (line) => process.stdout.write(`${line}\n`),
+      err: (line) => process.stderr.write(`${line}\n`),
+    },
+    { reopen },
+  );
 }

@@ -1,5 +1,7 @@
+import { status } from "@grpc/grpc-js";
 import { CsiProxyError, isCsiProxyError } from "@csi-proxy/exec";
 import { auditLine, type AuditSink } from "./audit.js";
+import { CallTrace } from "./call-trace.js";
 import type { CallOptions } from "@csi-proxy/exec";
 import type { Message, Rpc } from "./handlers/context.js";
 import type { Caller, Identify } from "./identity.js";
@@ -9,6 +11,7 @@ import type { Boundaries } from "@csi-proxy/filesystem";
 import { intersectRoots } from "./policy/roots.js";
 import type { Grants } from "./policy/grants.js";
 import { describeResource, resourcesOf, type Resource } from "./policy/resources.js";
+import { grpcStatusOf } from "./status.js";
 
 /** What the guard needs: the policy, its authorizer and where decisions are recorded. */
 export interface GuardContext {
@@ -20,14 +23,16 @@ export interface GuardContext {
 }
 
 /**
- * An RPC behind the guard: it also takes the call's `authorization` metadata values and the
- * peer the call came from (`uid=…,gid=…,pid=…`, `pid=…` or `unknown`; for the audit log only).
+ * An RPC behind the guard: it also takes the call's `authorization` metadata values, the
+ * peer the call came from (`uid=…,gid=…,pid=…`, `pid=…` or `unknown`; for the audit log only)
+ * and the call's trace, which the guard tells who called and what it audited.
  */
 export type GuardedRpc = (
   authorization: readonly unknown[],
   request: Message,
   options: CallOptions,
   peer: string,
+  trace?: CallTrace,
 ) => Promise<Message>;
 
 /** Where a guarded RPC is served: its endpoint (`disk-v1`) in one endpoint set. */
@@ -60,16 +65,18 @@ export function guarded(
   guard: GuardContext,
 ): GuardedRpc {
   const { endpoint, endpointSet } = where;
-  return async (authorization, request, options, peer) => {
+  return async (authorization, request, options, peer, trace = new CallTrace()) => {
     let caller: Caller = { kind: "local", name: "unauthenticated" };
     // The caller's own grants, then (a token on a set with rules of its own) the set's.
     let layers: Grants[] = [];
     let resources: Resource[] = [];
-    const record = (decision: "allow" | "deny" | "error", reason: string) =>
+    // A refusal's line ends the call: it carries the status the caller gets.
+    const record = (decision: "allow" | "deny" | "error", reason: string, ends?: status) => {
       guard.audit(
         auditLine(
           {
             time: new Date().toISOString(),
+            call: trace.id,
             caller: caller.name,
             method,
             endpoint,
@@ -79,20 +86,29 @@ export function guarded(
             decision,
             rules: [...new Set(layers.flatMap((grants) => grants.rules))],
             reason,
+            ...(ends === undefined ? {} : { status: status[ends], durationMs: trace.elapsedMs() }),
           },
           secretsOf(request),
         ),
       );
+      trace.audited = true;
+      trace.closed = ends !== undefined;
+    };
     try {
       caller = await guard.identify(authorization);
     } catch (error) {
-      record("deny", error instanceof Error ? error.message : String(error));
+      record(
+        "deny",
+        error instanceof Error ? error.message : String(error),
+        status.UNAUTHENTICATED,
+      );
       throw error;
     }
+    trace.caller = caller.name;
     const grants = guard.policy.grantsFor(caller, endpointSet);
     if (grants === undefined) {
       const { error, reason } = refusal(guard.policy, caller, method, undefined);
-      record("deny", reason);
+      record("deny", reason, status.PERMISSION_DENIED);
       throw error;
     }
     const ofSet =
@@ -108,12 +124,14 @@ export function guarded(
         resources = resourcesOf(method, request);
         decision = await guard.authorizer.decide(layer, method, resources, options);
       } catch (error) {
-        record("error", isCsiProxyError(error) ? `${error.code}: ${error.message}` : String(error));
+        const why = isCsiProxyError(error) ? `${error.code}: ${error.message}` : String(error);
+        record("error", why, grpcStatusOf(error));
         throw error;
       }
       if (!decision.allowed) {
         const { error, reason } = refusal(guard.policy, caller, method, layer, decision.denial);
-        record("deny", layer === grants ? reason : `${reason} (endpoint set ${endpointSet})`);
+        const ofSetNote = layer === grants ? "" : ` (endpoint set ${endpointSet})`;
+        record("deny", `${reason}${ofSetNote}`, status.PERMISSION_DENIED);
         throw error;
       }
       roots = roots === undefined ? decision.roots : intersectRoots(roots, decision.roots);
@@ -144,7 +162,7 @@ export function guarded(
         error.code === "PERMISSION_DENIED" &&
         resources.some((resource) => resource.kind === "path");
       if (!groupRefused) throw error;
-      record("deny", `${method}: the group refused: ${error.message}`);
+      record("deny", `${method}: the group refused: ${error.message}`, status.PERMISSION_DENIED);
       throw new CsiProxyError(
         `${method} is denied: no "paths" grant covers ${resources.map(describeResource).join(", ")} (where its links lead).`,
         { code: "PERMISSION_DENIED" },

@@ -7,7 +7,10 @@ export { grpcStatusOf } from "./status.js";
 export { parseCommand, usage, UsageError } from "./args.js";
 export type { Command } from "./args.js";
 export { runServer, exitCodes } from "./main.js";
-export type { Streams } from "./main.js";
+export type { RunHooks, Streams } from "./main.js";
+export type { LogSettings } from "./logging/klog-flags.js";
+export type { ServerLogger } from "./logging/logger.js";
+export type { Rotation } from "./log-file.js";
 export { policySchemaPath, v1CompatiblePolicy } from "./policy/load.js";
 export type {
   CallerSpec,
@@ -16,7 +19,7 @@ export type {
   RuleSpec,
   ServiceAccountSpec,
 } from "./policy/spec.js";
-export type { AuditRecord, AuditSink } from "./audit.js";
+export type { AuditCall, AuditOutcome, AuditRecord, AuditSink } from "./audit.js";
 export { UnauthenticatedError } from "./identity.js";
 export type { TokenSettings } from "./identity.js";
 export { defaultTokenAudience } from "./args.js";

@@ -1,7 +1,9 @@
-import { openSync, writeSync } from "node:fs";
 import { isCsiProxyError } from "@csi-proxy/exec";
 import { parseCommand, usage, UsageError } from "./args.js";
+import { LogFile } from "./log-file.js";
+import { createServerLog, errorFields, type ServerLog } from "./logging/logger.js";
 import { startServer, type RunningServer } from "./server.js";
+import { serverVersion } from "./version.js";
 
 /** Where the bin writes: stdout for the ready line and help, stderr for errors. */
 export interface Streams {
@@ -11,12 +13,10 @@ export interface Streams {
   readonly err: (line: string) => void;
 }
 
-// The audit file is the operator's (0600 when new); each record is written before its call runs.
-function appendTo(file: string): (line: string) => void {
-  const fd = openSync(file, "a", 0o600);
-  return (line) => {
-    writeSync(fd, `${line}\n`);
-  };
+/** What the bin hears besides `stop`. */
+export interface RunHooks {
+  /** A `reopen` event here reopens the log files (the bin sends one on SIGHUP, off Windows). */
+  readonly reopen?: EventTarget;
 }
 
 /** Exit codes of the bin. */
@@ -37,17 +37,29 @@ export async function runServer(
   argv: readonly string[],
   stop: AbortSignal,
   streams: Streams,
+  hooks: RunHooks = {},
 ): Promise<number> {
   let running: RunningServer;
+  let log: ServerLog | undefined;
+  let auditFile: LogFile | undefined;
   try {
     const command = parseCommand(argv);
     if (command.help) {
       streams.out(usage);
       return exitCodes.OK;
     }
-    const audit = command.auditLog === undefined ? streams.err : appendTo(command.auditLog);
-    running = await startServer({ ...command.options, audit });
+    const { logger } = (log = createServerLog(command.log, streams.err));
+    // The audit file is the operator's (0600 when new); each record is written before its call runs.
+    if (command.auditLog !== undefined)
+      auditFile = new LogFile(command.auditLog, command.auditRotation, (message, error) =>
+        logger.warn(errorFields(error), message),
+      );
+    const file = auditFile;
+    const audit = file === undefined ? streams.err : (line: string) => file.write(`${line}\n`);
+    running = await startServer({ ...command.options, audit, log: logger });
   } catch (error) {
+    auditFile?.close();
+    log?.close();
     const message = error instanceof Error ? error.message : String(error);
     if (error instanceof UsageError) {
       streams.err(`csi-proxy-server: ${message}\n${usage}`);
@@ -69,7 +81,29 @@ export async function runServer(
   if (running.policyWarning !== undefined)
     streams.err(`csi-proxy-server: warning: ${running.policyWarning}`);
   streams.out(JSON.stringify(ready));
+  const { logger } = log;
+  logger.info(
+    { version: serverVersion, endpoints: Object.keys(running.endpoints).length },
+    "serving",
+  );
+  const files = [log, auditFile];
+  const reopen = () => {
+    for (const file of files) {
+      try {
+        file?.reopen();
+      } catch (error) {
+        // The next line retries: an audit line that still cannot be written refuses its call.
+        logger.error(errorFields(error), "a log file could not be reopened");
+      }
+    }
+    logger.info({}, "log files reopened");
+  };
+  hooks.reopen?.addEventListener("reopen", reopen);
   if (!stop.aborted) await new Promise((resolve) => stop.addEventListener("abort", resolve));
   await running.close();
+  hooks.reopen?.removeEventListener("reopen", reopen);
+  logger.info({}, "stopped");
+  auditFile?.close();
+  log.close();
   return exitCodes.OK;
 }

@@ -19,6 +19,8 @@ export interface ServedNode {
   readonly paths: PathMapping;
   /** How Node sees the node's folders: where a request's links lead is read through it. */
   readonly fsHost: FilesystemHost;
+  /** The PowerShell host the groups share (readiness and pool gauges read it). */
+  readonly shell: PowerShell;
   /** The simulated node's folders (`--simulate` only), for tests and the ready line. */
   readonly simulator?: SimulatorFolders | undefined;
   /** Ends the PowerShell processes (and removes a simulated node). */
@@ -44,6 +46,7 @@ export function windowsNode(workingDirs: readonly string[], poolSize: number): S
     groups,
     paths: windowsPaths,
     fsHost,
+    shell,
     close: () => shell.close(),
   };
 }
@@ -78,7 +81,8 @@ export async function simulatedNode(
     const paths = simulatedPaths(sim.root, (hostPath) => winsim.localToUnc(sim, hostPath));
     const roots = workingDirs.map((dir) => paths.toHost(dir));
     for (const root of roots) mkdirSync(root, { recursive: true });
-    shell = await winsim.createSimulatedPowerShell(sim, { poolSize });
+    const simulatedShell = await winsim.createSimulatedPowerShell(sim, { poolSize });
+    shell = simulatedShell;
     const fsHost = winsim.windowsFilesystemHost(sim);
     const groups: NodeGroups = {
       disk: new Disk({ shell }),
@@ -96,7 +100,8 @@ export async function simulatedNode(
       system: new System({ shell }),
       volume: new Volume({ shell, pathStyle: "posix" }),
     };
-    return { groups, paths, fsHost, simulator: { dir: sim.dir, root: sim.root }, close };
+    const simulator = { dir: sim.dir, root: sim.root };
+    return { groups, paths, fsHost, shell: simulatedShell, simulator, close };
   } catch (error) {
     await close();
     throw error;

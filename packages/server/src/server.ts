@@ -7,6 +7,9 @@ import {
 } from "@grpc/grpc-js";
 import { callOptionsFromGrpcCall, createRedactor, CsiProxyError } from "@csi-proxy/exec";
 import type { AuditSink } from "./audit.js";
+import { AuditTrail } from "./audit-trail.js";
+import { observeCall, type CallObservers, type CallSite } from "./call-log.js";
+import { silentLogger, type ServerLogger } from "./logging/logger.js";
 import { defaultEndpointSet, isEndpointSetName, servedApis, type ServedApi } from "./endpoints.js";
 import type { HandlerContext, Message } from "./handlers/context.js";
 import { guarded, secretsOf, type GuardContext, type GuardedRpc } from "./guard.js";
@@ -27,8 +30,9 @@ import {
   type Listening,
   type NamedPipeOptions,
 } from "./transport.js";
-import { serveMetrics, type MetricsListener } from "./metrics/listener.js";
+import type { MetricsListener } from "./metrics/listener.js";
 import { ServerMetrics } from "./metrics/registry.js";
+import { serveObservability, servedRpcs } from "./metrics/serve.js";
 import { grpcStatusOf } from "./status.js";
 import { detailsOf } from "./upstream-text.js";
 import { boundDetails, grpcServerOptions } from "./wire-limits.js";
@@ -67,8 +71,13 @@ export interface ServerOptions {
   readonly requirePrivacy?: boolean;
   /** `--policy`: a policy file (JSON, `schema/policy.schema.json`) or `v1-compatible`. Required: default deny. */
   readonly policy: string;
-  /** Where the audit log's JSON lines go (`--audit-log`); stderr by default. */
+  /**
+   * Where the audit log's JSON lines go (`--audit-log`); stderr by default. A line it cannot take
+   * (it throws) refuses its call with UNAVAILABLE: nothing runs without its line.
+   */
   readonly audit?: AuditSink;
+  /** The server's own log: a line per call (klog's `-v` sets which), start, stop; none by default. */
+  readonly log?: ServerLogger;
   /** How callers' bearer tokens are verified; without it, a call with a token is refused. */
   readonly tokens?: TokenSettings;
   /** `--metrics-bind-address` (`:9090`, `127.0.0.1:9090`): serve upstream's gRPC metrics at `/metrics`. */
@@ -121,29 +130,26 @@ const shutdownGraceMs = 5_000;
 /** All a caller whose token was refused learns; the audit log says why. */
 export const tokenRefused = "The call's credentials were refused.";
 
-function unary(
-  api: ServedApi,
-  rpc: string,
-  handler: GuardedRpc,
-  metrics: ServerMetrics | undefined,
-) {
-  const labels = { service: `${api.version}.${api.service}`, method: rpc };
+function unary(api: ServedApi, site: CallSite, handler: GuardedRpc, observers: CallObservers) {
+  const { rpc } = site;
   return (call: ServerUnaryCall<Message, Message>, callback: sendUnaryData<Message>): void => {
-    const end = metrics?.begin(labels);
+    const observed = observeCall(site, call.getPeer(), observers);
     const options = callOptionsFromGrpcCall(call);
     const fail = (code: status, details: string) => {
-      end?.(code);
       // A caller's long path echoed in full would not fit in the trailers (wire-limits.ts).
-      callback({ code, details: boundDetails(details) });
+      const bounded = boundDetails(details);
+      observed.end(code, bounded);
+      callback({ code, details: bounded });
     };
     if (options.deadline !== undefined && Number(options.deadline) <= Date.now()) {
       fail(status.DEADLINE_EXCEEDED, `${rpc}: the deadline had passed before the call started.`);
       return;
     }
     const request = call.request;
-    handler(call.metadata.get("authorization"), request, options, call.getPeer()).then(
+    const authorization = call.metadata.get("authorization");
+    handler(authorization, request, options, call.getPeer(), observed.trace).then(
       (response) => {
-        end?.(status.OK);
+        observed.end(status.OK);
         callback(null, response);
       },
       (error: unknown) => {
@@ -162,7 +168,7 @@ function implementation(
   endpointSet: string,
   context: HandlerContext,
   guard: GuardContext,
-  metrics: ServerMetrics | undefined,
+  observers: CallObservers,
 ): UntypedServiceImplementation {
   const handlers = handlersFor(api, context);
   const out: UntypedServiceImplementation = {};
@@ -170,7 +176,13 @@ function implementation(
     const handler = handlers[rpc];
     if (handler === undefined) throw new Error(`${api.endpoint}: no handler for ${rpc}.`);
     const where = { endpoint: `${api.group}-${api.version}`, endpointSet };
-    out[rpc] = unary(api, rpc, guarded(where, `${api.group}.${rpc}`, handler, guard), metrics);
+    const site = {
+      ...where,
+      service: `${api.version}.${api.service}`,
+      rpc,
+      method: `${api.group}.${rpc}`,
+    };
+    out[rpc] = unary(api, site, guarded(where, site.method, handler, guard), observers);
   }
   return out;
 }
@@ -267,6 +279,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     workingDirs,
     requirePrivacy: options.requirePrivacy ?? true,
   };
+  const log = options.log ?? silentLogger;
+  const trail = new AuditTrail(options.audit ?? ((line) => process.stderr.write(`${line}\n`)), log);
   const guard: GuardContext = {
     policy,
     authorizer: new Authorizer(
@@ -276,35 +290,32 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       node.paths,
     ),
     identify,
-    audit: options.audit ?? ((line) => process.stderr.write(`${line}\n`)),
+    audit: trail.write,
   };
   const metrics =
     options.metricsBindAddress === undefined
       ? undefined
-      : new ServerMetrics(
-          servedApis.flatMap((api) =>
-            Object.keys(serviceDefinition(api)).map((method) => ({
-              service: `${api.version}.${api.service}`,
-              method,
-            })),
-          ),
-        );
+      : new ServerMetrics(servedRpcs(endpointSets));
+  const observers: CallObservers = { log, audit: trail.write, metrics };
   // One gRPC server per endpoint: which set a call came in on is known by where it landed.
   const servers: EndpointServer[] = endpointSets.flatMap((endpointSet) =>
     servedApis.map((api) => {
       const server = new Server(grpcServerOptions);
       server.addService(
         serviceDefinition(api),
-        implementation(api, endpointSet, context, guard, metrics),
+        implementation(api, endpointSet, context, guard, observers),
       );
       return { api, endpointSet, server };
     }),
   );
   let metricsListener: MetricsListener | undefined;
-  let listening: Listening;
+  let listening: Listening | undefined;
   try {
-    if (metrics !== undefined && options.metricsBindAddress !== undefined)
-      metricsListener = await serveMetrics(options.metricsBindAddress, metrics);
+    if (metrics !== undefined && options.metricsBindAddress !== undefined) {
+      const endpoints = () => listening?.endpoints;
+      const observed = { metrics, endpoints, shell: node.shell, trail, log };
+      metricsListener = await serveObservability(options.metricsBindAddress, observed);
+    }
     listening =
       pipes === undefined
         ? await listenOnSockets(servers, options.socketDir, options.socketMode ?? 0o600)
@@ -316,8 +327,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw error;
   }
   let closing: Promise<void> | undefined;
+  const served = listening;
   return {
-    endpoints: listening.endpoints,
+    endpoints: served.endpoints,
     endpointSets,
     kubeletPath,
     workingDirs,
@@ -329,7 +341,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         try {
           await Promise.all(servers.map(({ server }) => shutdown(server)));
         } finally {
-          await listening.close();
+          await served.close();
           await metricsListener?.close();
           await node.close();
         }

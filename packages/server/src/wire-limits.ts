@@ -1,4 +1,5 @@
 import type { ServerOptions as GrpcServerOptions } from "@grpc/grpc-js";
+import { cutMiddle } from "./cut-text.js";
 
 /**
  * The largest request message read (256 KiB): the longest valid request, two 32,767-character
@@ -21,19 +22,15 @@ export const grpcServerOptions: GrpcServerOptions = {
   "grpc.max_receive_message_length": maxRequestBytes,
 };
 
-const isHigh = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
-const isLow = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
-
 /**
  * `details` cut to about {@link maxDetailsLength} characters by leaving out the middle: the start
  * says what failed, the end keeps the upstream text clients match on (upstream-text.ts).
  */
 export function boundDetails(details: string): string {
-  if (details.length <= maxDetailsLength) return details;
-  let head = (maxDetailsLength * 3) / 4;
-  let tail = details.length - maxDetailsLength / 4;
-  // Never half a surrogate pair: grpc-js's encodeURI of the details would throw on it.
-  if (isHigh(details.charCodeAt(head - 1))) head -= 1;
-  if (isLow(details.charCodeAt(tail))) tail += 1;
-  return `${details.slice(0, head)} … (${tail - head} characters not sent) … ${details.slice(tail)}`;
+  return cutMiddle(
+    details,
+    maxDetailsLength,
+    (maxDetailsLength * 3) / 4,
+    (removed) => ` … (${removed} characters not sent) … `,
+  );
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseCommand, UsageError } from "../src/args.js";
+import { defaultLogSettings } from "../src/logging/klog-flags.js";
 
 describe("parseCommand", () => {
   it("takes upstream's flags, in Go's single-dash spelling too", () => {
@@ -30,6 +31,8 @@ describe("parseCommand", () => {
         policy: "/etc/p.json",
       },
       auditLog: "/var/log/a.jsonl",
+      auditRotation: { maxBytes: 100 * 1024 * 1024, keep: 5 },
+      log: defaultLogSettings,
     });
   });
 

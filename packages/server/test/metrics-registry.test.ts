@@ -1,18 +1,31 @@
 import { describe, expect, it } from "vitest";
 import { parseBindAddress } from "../src/metrics/listener.js";
 import { handlingBuckets, ServerMetrics } from "../src/metrics/registry.js";
+import { servedRpcs } from "../src/metrics/serve.js";
 
-const rpc = { service: "v1.Disk", method: "Rescan" };
+const rpc = { service: "v1.Disk", rpc: "Rescan", endpointSet: "default" };
+const labels =
+  'grpc_method="Rescan",grpc_service="v1.Disk",grpc_type="unary",endpoint_set="default"';
 
 describe("ServerMetrics: upstream's go-grpc-middleware server metrics", () => {
   it("registers every RPC at zero so a dashboard sees the series before the first call", () => {
     const text = new ServerMetrics([rpc]).render();
-    const labels = 'grpc_method="Rescan",grpc_service="v1.Disk",grpc_type="unary"';
     expect(text).toContain(`grpc_server_started_total{${labels}} 0`);
     expect(text).toContain(`grpc_server_msg_received_total{${labels}} 0`);
     expect(text).toContain(`grpc_server_msg_sent_total{${labels}} 0`);
     expect(text).toContain(`grpc_server_handling_seconds_count{${labels}} 0`);
     expect(text).not.toContain("grpc_server_handled_total{");
+  });
+
+  it("labels each series with the endpoint set the call came in on", () => {
+    const smb = { ...rpc, endpointSet: "smb" };
+    const metrics = new ServerMetrics([rpc, smb]);
+    metrics.begin(smb)(7);
+    const text = metrics.render();
+    expect(text).toContain(`grpc_server_started_total{${labels}} 0`);
+    const onSmb = labels.replace('"default"', '"smb"');
+    expect(text).toContain(`grpc_server_started_total{${onSmb}} 1`);
+    expect(text).toContain(`grpc_server_handled_total{${onSmb},grpc_code="PermissionDenied"} 1`);
   });
 
   it("counts a call by its gRPC code name and its latency into upstream's buckets", () => {
@@ -27,7 +40,6 @@ describe("ServerMetrics: upstream's go-grpc-middleware server metrics", () => {
     denied(7);
     denied(7); // ending twice counts once
     const text = metrics.render();
-    const labels = 'grpc_method="Rescan",grpc_service="v1.Disk",grpc_type="unary"';
     expect(text).toContain(`grpc_server_started_total{${labels}} 2`);
     expect(text).toContain(`grpc_server_msg_received_total{${labels}} 2`);
     expect(text).toContain(`grpc_server_msg_sent_total{${labels}} 1`);
@@ -39,6 +51,18 @@ describe("ServerMetrics: upstream's go-grpc-middleware server metrics", () => {
     expect(text).toContain(`grpc_server_handling_seconds_bucket{${labels},le="+Inf"} 2`);
     expect(text).toContain(`grpc_server_handling_seconds_sum{${labels}} 0.255`);
     expect(text).toMatch(/# TYPE grpc_server_handling_seconds histogram\n/);
+  });
+
+  it("has 2,780 series per endpoint set before the first call (README, Metrics)", () => {
+    const series = (sets: string[]) =>
+      new ServerMetrics(servedRpcs(sets))
+        .render()
+        .split("\n")
+        .filter((line) => line !== "" && !line.startsWith("#")).length;
+    // 139 RPCs, each: started, received, sent, and the histogram's 14 buckets, +Inf, sum, count.
+    expect(servedRpcs(["default"])).toHaveLength(139);
+    expect(series(["default"])).toBe(2780);
+    expect(series(["default", "smb", "iscsi"])).toBe(3 * 2780);
   });
 
   it("uses upstream's buckets", () => {

@@ -71,7 +71,8 @@ describeWithPwsh("startServer on named pipes (Win32 calls faked)", (pwsh) => {
       clients.push(client);
       const serial = await client.call("GetBIOSSerialNumber", {});
       expect(serial.code, serial.details).toBe(0);
-      expect(audit.at(-1)).toContain('"decision":"allow"');
+      expect(audit.at(-2)).toContain('"decision":"allow"');
+      expect(audit.at(-1)).toContain('"status":"OK"');
     } finally {
       for (const client of clients) client.close();
       await server.close();

@@ -9,18 +9,11 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { startOnScenario, type RunningBin } from "./harness.js";
 
 const kubelet = "C:\\var\\lib\\kubelet";
-const keys = [
-  "time",
-  "caller",
-  "method",
-  "endpoint",
-  "endpointSet",
-  "peer",
-  "resources",
-  "decision",
-  "rules",
-  "reason",
-];
+const callKeys = ["time", "call", "caller", "method", "endpoint", "endpointSet", "peer"];
+const keys = [...callKeys, "resources", "decision", "rules", "reason"];
+// A refusal's line ends its call with the status; an allowed call ends with a line of its own.
+const denyKeys = [...keys, "status", "durationMs"];
+const outcomeKeys = [...callKeys, "status", "durationMs", "error"];
 
 // A secret shorter than 8 characters is redacted only as a whole token (exec's createRedactor).
 const asToken = (secret: string) =>
@@ -76,9 +69,19 @@ describeWithPwsh("secrets that occur by chance are redacted, and nothing else is
     const smb = auditLines()
       .map((line) => JSON.parse(line) as Record<string, unknown>)
       .filter((record) => String(record.method).startsWith("smb."));
-    expect(smb.length).toBe(4);
+    // Two allowed (then failed: a wrong password) with their outcome lines, two denied.
+    expect(smb.map((record) => record.decision ?? record.status)).toEqual([
+      "allow",
+      "PERMISSION_DENIED",
+      "deny",
+      "allow",
+      "PERMISSION_DENIED",
+      "deny",
+    ]);
     for (const record of smb) {
-      expect(Object.keys(record).sort()).toEqual([...keys].sort());
+      const expected =
+        record.decision === "allow" ? keys : record.decision === "deny" ? denyKeys : outcomeKeys;
+      expect(Object.keys(record).sort()).toEqual([...expected].sort());
       expect(record.method).toBe("smb.NewSmbGlobalMapping");
       expect(record.endpoint).toBe("smb-v1");
       expect(JSON.stringify(record)).not.toContain("[REDACTED][REDACTED]");
@@ -88,17 +91,26 @@ describeWithPwsh("secrets that occur by chance are redacted, and nothing else is
   it("neither secret appears in the audit log, the details, the metrics or the server's output", async () => {
     const metrics = await (await fetch(`http://${bin.ready.metricsAddress ?? ""}/metrics`)).text();
     const smbLines = auditLines().filter((line) => line.includes('"smb.NewSmbGlobalMapping"'));
+    const callOf = (line: string) => (JSON.parse(line) as { call: string }).call;
+    const calls = [...new Set(smbLines.map(callOf))];
+    const logged = () =>
+      bin
+        .stderr()
+        .split("\n")
+        .filter((line) => line.includes('"smb.NewSmbGlobalMapping"'));
+    await expect.poll(() => logged().length).toBe(4);
     // Requests 0-1 sent "p", 2-3 "password" (Windows' own error text says "password" too: in the
     // answers to the "p" requests it stays, in those to the "password" ones it is redacted).
-    for (const [i, text] of [...details, ...smbLines].entries()) {
-      const secret = i % 4 < 2 ? "p" : "password";
-      if (secret === "p") expect(text).not.toMatch(asToken("p"));
+    const check = (text: string, request: number) => {
+      if (request < 2) expect(text).not.toMatch(asToken("p"));
       else expect(text).not.toContain("password");
-    }
-    for (const text of [metrics, bin.stderr()]) {
-      expect(text).not.toMatch(asToken("p"));
-      expect(text).not.toContain("password");
-    }
+    };
+    details.forEach(check);
+    // Audit lines and the server's log lines, by the call they are of.
+    for (const line of [...smbLines, ...logged()]) check(line, calls.indexOf(callOf(line)));
+    expect(metrics).not.toMatch(asToken("p"));
+    expect(metrics).not.toContain("password");
+    expect(bin.stderr()).not.toMatch(asToken("p"));
     // The words around them are left as they were.
     expect(details.join("\n")).toContain("smbRemotePaths");
     expect(details[0]).toContain("user name or password is incorrect");

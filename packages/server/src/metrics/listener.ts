@@ -1,6 +1,6 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { CsiProxyError } from "@csi-proxy/exec";
-import type { ServerMetrics } from "./registry.js";
+import { readinessText, type Check } from "../health.js";
 
 /** A running `/metrics` listener. */
 export interface MetricsListener {
@@ -24,24 +24,48 @@ export function parseBindAddress(text: string): { host: string | undefined; port
   return { host: host === "" ? undefined : host, port };
 }
 
+/** What the listener serves: the metrics' text, and the readiness checks. */
+export interface MetricsPages {
+  /** Every metric, in Prometheus' text exposition format 0.0.4. */
+  readonly metrics: () => Promise<string>;
+  /** `/readyz`'s checks. */
+  readonly ready: () => Promise<readonly Check[]>;
+}
+
+const text = "text/plain; charset=utf-8";
+
+async function page(path: string, pages: MetricsPages): Promise<[number, string, string]> {
+  if (path === "/metrics")
+    return [200, "text/plain; version=0.0.4; charset=utf-8", await pages.metrics()];
+  if (path === "/healthz") return [200, text, "ok\n"];
+  const { ready, text: body } = readinessText(await pages.ready());
+  return [ready ? 200 : 503, text, body];
+}
+
+function answer(request: IncomingMessage, response: ServerResponse, pages: MetricsPages): void {
+  const path = (request.url ?? "").split("?")[0] ?? "";
+  const known = ["/metrics", "/healthz", "/readyz"].includes(path);
+  if (!known || (request.method !== "GET" && request.method !== "HEAD")) {
+    response.writeHead(404, { "content-type": "text/plain" }).end("404 page not found\n");
+    return;
+  }
+  page(path, pages).then(
+    ([status, type, body]) => {
+      response.writeHead(status, { "content-type": type });
+      response.end(request.method === "HEAD" ? undefined : body);
+    },
+    () => response.writeHead(500, { "content-type": text }).end("internal error\n"),
+  );
+}
+
 /**
  * Serves `GET /metrics` as upstream does (plain HTTP, no authentication: it shows counts and
- * latencies per RPC, never a caller, path or argument). Anything else is 404.
+ * latencies per RPC and endpoint set, never a caller, path or argument), `/healthz` (the process
+ * answers) and `/readyz` (200 when ready, else 503, with a line per check). Anything else is 404.
  */
-export function serveMetrics(
-  bindAddress: string,
-  metrics: ServerMetrics,
-): Promise<MetricsListener> {
+export function serveMetrics(bindAddress: string, pages: MetricsPages): Promise<MetricsListener> {
   const { host, port } = parseBindAddress(bindAddress);
-  const server: Server = createServer((request, response) => {
-    const path = (request.url ?? "").split("?")[0];
-    if (path !== "/metrics" || (request.method !== "GET" && request.method !== "HEAD")) {
-      response.writeHead(404, { "content-type": "text/plain" }).end("404 page not found\n");
-      return;
-    }
-    response.writeHead(200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" });
-    response.end(request.method === "HEAD" ? undefined : metrics.render());
-  });
+  const server: Server = createServer((request, response) => answer(request, response, pages));
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen({ port, ...(host === undefined ? {} : { host }) }, () => {
