@@ -7,6 +7,7 @@ export { grpcStatusOf } from "./status.js";
 export { parseCommand, usage, UsageError } from "./args.js";
 export type { Command } from "./args.js";
 export { runServer, exitCodes } from "./main.js";
+export { serverVersion } from "./version.js";
 export type { Streams } from "./main.js";
 export { policySchemaPath, v1CompatiblePolicy } from "./policy/load.js";
 export type {

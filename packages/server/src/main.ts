@@ -2,6 +2,7 @@ import { openSync, writeSync } from "node:fs";
 import { isCsiProxyError } from "@csi-proxy/exec";
 import { parseCommand, usage, UsageError } from "./args.js";
 import { startServer, type RunningServer } from "./server.js";
+import { serverVersion } from "./version.js";
 
 /** Where the bin writes: stdout for the ready line and help, stderr for errors. */
 export interface Streams {
@@ -21,7 +22,7 @@ function appendTo(file: string): (line: string) => void {
 
 /** Exit codes of the bin. */
 export const exitCodes = {
-  /** Stopped cleanly after SIGTERM or SIGINT (or printed the help). */
+  /** Stopped cleanly after SIGTERM or SIGINT (or printed the help or the version). */
   OK: 0,
   /** Could not start (bad policy, socket in use, no node to serve, ...). */
   FAILED: 1,
@@ -45,6 +46,10 @@ export async function runServer(
       streams.out(usage);
       return exitCodes.OK;
     }
+    if (command.version === true) {
+      streams.out(serverVersion);
+      return exitCodes.OK;
+    }
     const audit = command.auditLog === undefined ? streams.err : appendTo(command.auditLog);
     running = await startServer({ ...command.options, audit });
   } catch (error) {
@@ -59,6 +64,7 @@ export async function runServer(
   }
   const ready = {
     ready: true,
+    version: serverVersion,
     endpoints: running.endpoints,
     kubeletPath: running.kubeletPath,
     workingDirs: running.workingDirs,

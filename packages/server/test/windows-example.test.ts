@@ -36,7 +36,7 @@ const server = proxy.spec.template.spec.containers[0] as Doc;
 const sandbox = "C:\\hpc\\1234";
 const expand = (s: string) => s.replaceAll("%CONTAINER_SANDBOX_MOUNT_POINT%", sandbox);
 const command = parseCommand((server.args as string[]).map(expand), "win32");
-if (command.help) throw new Error("the example asks for --help");
+if (command.help || command.version === true) throw new Error("the example asks for no server");
 const served = command.options.endpointSets ?? [];
 
 const configMap = proxyDocs.find((d) => d.kind === "ConfigMap") as Doc;
