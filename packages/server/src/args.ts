@@ -12,8 +12,14 @@ export type Command =
       readonly help: true;
     }
   | {
+      readonly help: false;
+      /** `--version`: print the version and exit. */
+      readonly version: true;
+    }
+  | {
       /** Serve. */
       readonly help: false;
+      readonly version?: undefined;
       /** What to serve, from the flags. */
       readonly options: ServerOptions;
       /** `--audit-log`: the file the audit log is appended to (stderr when absent). */
@@ -73,6 +79,7 @@ Options:
   --jwks-url URL          the same, fetched from a URL (and cached)
   --token-audience AUD    the audience tokens must be for (default csi-proxy)
   --token-issuer ISS      the issuer tokens must come from (default: any)
+  --version               print the version and exit
   -h, --help              this text
 
 Upstream's klog flags set the server's own log (JSON lines: one per failed call, and with -v=2
@@ -191,12 +198,14 @@ export function parseCommand(
         "token-audience": { type: "string" },
         "token-issuer": { type: "string" },
         help: { type: "boolean", short: "h" },
+        version: { type: "boolean" },
       },
     }));
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   if (values.help === true) return { help: true };
+  if (values.version === true) return { help: false, version: true };
   const windowsService = values["windows-service"] === true;
   if (windowsService && platform !== "win32")
     throw new UsageError("--windows-service runs under the Windows service manager only.");

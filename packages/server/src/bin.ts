@@ -5,18 +5,19 @@ import { runServer } from "./main.js";
 function asService(argv: readonly string[]): boolean {
   try {
     const command = parseCommand(argv);
-    return !command.help && command.windowsService === true;
+    return !command.help && command.version !== true && command.windowsService === true;
   } catch {
     return false; // runServer reports the usage error
   }
 }
 
-const argv = process.argv.slice(2);
-if (asService(argv)) {
-  // Loaded only here: it binds the service manager's calls through koffi.
-  const { runServerAsService } = await import("./service/main.js");
-  process.exitCode = await runServerAsService(argv);
-} else {
+// No top-level await: the Windows executable bundles this file as CommonJS (tools/windows-exe).
+async function main(argv: readonly string[]): Promise<number> {
+  if (asService(argv)) {
+    // Loaded only here: it binds the service manager's calls through koffi.
+    const { runServerAsService } = await import("./service/main.js");
+    return runServerAsService(argv);
+  }
   const stop = new AbortController();
   // logrotate's postrotate sends SIGHUP: reopen the log files rather than die (Node's default).
   const reopen = new EventTarget();
@@ -29,7 +30,7 @@ if (asService(argv)) {
       process.once(signal, () => process.exit(130));
     });
   }
-  process.exitCode = await runServer(
+  return runServer(
     argv,
     stop.signal,
     {
@@ -39,3 +40,7 @@ if (asService(argv)) {
     { reopen },
   );
 }
+
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

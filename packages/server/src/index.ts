@@ -7,6 +7,7 @@ export { grpcStatusOf } from "./status.js";
 export { parseCommand, usage, UsageError } from "./args.js";
 export type { Command } from "./args.js";
 export { runServer, exitCodes } from "./main.js";
+export { serverVersion } from "./version.js";
 export type { RunHooks, Streams } from "./main.js";
 export type { LogSettings } from "./logging/klog-flags.js";
 export type { ServerLogger } from "./logging/logger.js";

@@ -21,7 +21,7 @@ export interface RunHooks {
 
 /** Exit codes of the bin. */
 export const exitCodes = {
-  /** Stopped cleanly after SIGTERM or SIGINT (or printed the help). */
+  /** Stopped cleanly after SIGTERM or SIGINT (or printed the help or the version). */
   OK: 0,
   /** Could not start (bad policy, socket in use, no node to serve, ...). */
   FAILED: 1,
@@ -48,6 +48,10 @@ export async function runServer(
       streams.out(usage);
       return exitCodes.OK;
     }
+    if (command.version === true) {
+      streams.out(serverVersion);
+      return exitCodes.OK;
+    }
     const { logger } = (log = createServerLog(command.log, streams.err));
     // The audit file is the operator's (0600 when new); each record is written before its call runs.
     if (command.auditLog !== undefined)
@@ -71,6 +75,7 @@ export async function runServer(
   }
   const ready = {
     ready: true,
+    version: serverVersion,
     endpoints: running.endpoints,
     kubeletPath: running.kubeletPath,
     workingDirs: running.workingDirs,

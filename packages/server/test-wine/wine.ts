@@ -18,20 +18,39 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** Where `pnpm test:win32` put Wine, node.exe, the deployed server and the prefix. */
+/** Where `pnpm test:win32` put Wine, node.exe, the deployed server, the executable and the prefix. */
 export interface WineSetup {
   readonly wine: string;
   readonly node: string;
   readonly app: string;
   readonly prefix: string;
+  /** `csi-proxy-server.exe` as `pnpm package:windows` wrote it. */
+  readonly exe: string;
+  /** koffi's Windows binary the executable carries (npm's @koromix/koffi-win32-x64). */
+  readonly koffiNode: string;
 }
 
 /** The setup from the environment `tools/wine/run.mjs` sets; throws when run any other way. */
 export function wineSetup(env: NodeJS.ProcessEnv = process.env): WineSetup {
-  const { CSI_WINE_BIN, CSI_WINE_NODE, CSI_WINE_APP, WINEPREFIX } = env;
-  if (!CSI_WINE_BIN || !CSI_WINE_NODE || !CSI_WINE_APP || !WINEPREFIX)
+  const { CSI_WINE_BIN, CSI_WINE_NODE, CSI_WINE_APP, WINEPREFIX, CSI_WINE_EXE } = env;
+  const { CSI_WINE_KOFFI_NODE } = env;
+  if (
+    !CSI_WINE_BIN ||
+    !CSI_WINE_NODE ||
+    !CSI_WINE_APP ||
+    !WINEPREFIX ||
+    !CSI_WINE_EXE ||
+    !CSI_WINE_KOFFI_NODE
+  )
     throw new Error("the Win32 suite runs through `pnpm test:win32` (tools/wine/run.mjs)");
-  return { wine: CSI_WINE_BIN, node: CSI_WINE_NODE, app: CSI_WINE_APP, prefix: WINEPREFIX };
+  return {
+    wine: CSI_WINE_BIN,
+    node: CSI_WINE_NODE,
+    app: CSI_WINE_APP,
+    prefix: WINEPREFIX,
+    exe: CSI_WINE_EXE,
+    koffiNode: CSI_WINE_KOFFI_NODE,
+  };
 }
 
 /** A Linux path as Windows programs under Wine see it (drive Z: is `/`). */
@@ -84,7 +103,7 @@ export interface WinProcess {
   stderr(): string;
 }
 
-/** Starts `node.exe <args>` under Wine, killed after `timeoutMs`. */
+/** Starts `node.exe <args>` (or `program <args>`) under Wine, killed after `timeoutMs`. */
 export function spawnWin(
   setup: WineSetup,
   args: readonly string[],
@@ -92,12 +111,13 @@ export function spawnWin(
     timeoutMs,
     dir = scratch(),
     winedebug = "-all",
-  }: { timeoutMs: number; dir?: string; winedebug?: string },
+    program = setup.node,
+  }: { timeoutMs: number; dir?: string; winedebug?: string; program?: string },
 ): WinProcess {
   const out = join(dir, `out-${process.hrtime.bigint()}.log`);
   const err = `${out}.err`;
   const fds = [openSync(out, "w"), openSync(err, "w")] as const;
-  const child = spawn(setup.wine, [setup.node, ...args], {
+  const child = spawn(setup.wine, [program, ...args], {
     env: { ...process.env, WINEPREFIX: setup.prefix, WINEDEBUG: winedebug },
     stdio: ["ignore", fds[0], fds[1]],
   });
@@ -164,6 +184,7 @@ export function driver<T>(setup: WineSetup, command: string, input: unknown, tim
 /** The server's ready line (the fields the suite reads). */
 export interface WineReady {
   readonly ready: true;
+  readonly version: string;
   readonly endpoints: Record<string, string>;
   readonly pid: number;
 }
@@ -193,16 +214,19 @@ export async function until<T>(
 
 /**
  * Starts the server with `args` and waits for its ready line; rejects with its stderr when it
- * exits first. Bounded: killed after `timeoutMs` whatever happens.
+ * exits first. Bounded: killed after `timeoutMs` whatever happens. The deployed `dist/bin.js` in
+ * node.exe, or the executable `exe` (pnpm package:windows) when given.
  */
 export async function startServer(
   setup: WineSetup,
   args: readonly string[],
   timeoutMs = 180_000,
+  exe?: string,
 ): Promise<WineServer> {
-  const proc = spawnWin(setup, [winPath(join(setup.app, "dist", "bin.js")), ...args], {
-    timeoutMs,
-  });
+  const proc =
+    exe === undefined
+      ? spawnWin(setup, [winPath(join(setup.app, "dist", "bin.js")), ...args], { timeoutMs })
+      : spawnWin(setup, args, { timeoutMs, program: exe });
   let exitCode: number | null | undefined;
   void proc.exited.then((code) => (exitCode = code === null ? -1 : code));
   const line = await until(

@@ -155,4 +155,10 @@ describe("parseCommand", () => {
   it("--help", () => {
     expect(parseCommand(["-h"])).toEqual({ help: true });
   });
+
+  it("--version (and Go's -version), needing nothing else; --help wins", () => {
+    expect(parseCommand(["--version"])).toEqual({ help: false, version: true });
+    expect(parseCommand(["-version"], "win32")).toEqual({ help: false, version: true });
+    expect(parseCommand(["--version", "--help"])).toEqual({ help: true });
+  });
 });

@@ -5,6 +5,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   statSync,
   symlinkSync,
   writeFileSync,
@@ -15,6 +16,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describeWithPwsh } from "@csi-proxy/test-utils";
 import { describe, expect, it } from "vitest";
+import { serverVersion } from "../src/version.js";
 import { startBin } from "./harness.js";
 
 const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
@@ -32,6 +34,15 @@ describe("the bin without a node", () => {
     const ran = await run("--help");
     expect(ran.code).toBe(0);
     expect(ran.stdout).toContain("--socket-dir DIR");
+  });
+
+  it("--version prints the package's version alone", async () => {
+    const manifest = JSON.parse(
+      readFileSync(new URL("../package.json", import.meta.url), "utf8"),
+    ) as { version: string };
+    const ran = await run("--version");
+    expect(ran).toEqual({ code: 0, stdout: `${manifest.version}\n`, stderr: "" });
+    expect(serverVersion).toBe(manifest.version);
   });
 
   it("bad usage exits 2 with the reason", async () => {
@@ -59,6 +70,7 @@ describeWithPwsh("the bin's sockets", (pwsh) => {
       "0660",
     ]);
     try {
+      expect(first.ready.version).toBe(serverVersion);
       for (const path of Object.values(first.ready.endpoints)) {
         expect(statSync(path).mode & 0o777).toBe(0o660);
       }

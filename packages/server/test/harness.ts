@@ -12,6 +12,7 @@ const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 /** The bin's ready line. */
 export interface Ready {
   readonly ready: true;
+  readonly version: string;
   readonly endpoints: Record<string, string>;
   readonly kubeletPath: string;
   readonly workingDirs: string[];
