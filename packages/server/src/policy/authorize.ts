@@ -426,7 +426,7 @@ export class Authorizer {
   async #volumeGranted(grants: Grants, volumeId: string, options: CallOptions): Promise<boolean> {
     if (grants.volumes === "any" || grants.volumes.includes(volumeId.toLowerCase())) return true;
     if (grants.disksAny) return true;
-    if (!grants.disksOfIscsiTargets && grants.page83.length === 0) return false;
+    if (!grants.disksOfIscsiTargets && !byIdentity(grants)) return false;
     // The volumes of the caller's disks, not the disk of the volume asked for: the host is asked
     // the same whether the volume is another caller's or not there at all (no timing oracle).
     const key = volumeId.toLowerCase();
@@ -446,26 +446,30 @@ export class Authorizer {
 
   async #diskGranted(grants: Grants, diskNumber: number, options: CallOptions): Promise<boolean> {
     if (grants.disksAny) return true;
-    if ((await this.#page83Disks(grants, options)).has(diskNumber)) return true;
+    if ((await this.#identityDisks(grants, options)).has(diskNumber)) return true;
     return (await this.#targetDisks(grants, options)).has(diskNumber);
   }
 
   /** Every disk the grants cover, from one listing and one lookup per granted target. */
   async #grantedDisks(grants: Grants, options: CallOptions): Promise<Set<number>> {
     const [byPage83, ofTargets] = await Promise.all([
-      this.#page83Disks(grants, options),
+      this.#identityDisks(grants, options),
       this.#targetDisks(grants, options),
     ]);
     return new Set([...byPage83, ...ofTargets]);
   }
 
-  // The disks whose page 83 id a granted pattern matches.
-  async #page83Disks(grants: Grants, options: CallOptions): Promise<Set<number>> {
+  // The disks whose page 83 id or serial number a granted pattern matches: one listing.
+  async #identityDisks(grants: Grants, options: CallOptions): Promise<Set<number>> {
     const out = new Set<number>();
-    if (grants.page83.length === 0) return out;
+    if (!byIdentity(grants)) return out;
     const { diskIds } = await this.#groups.disk.listDiskIds({}, options);
-    for (const [number, { page83 }] of diskIds) {
-      if (page83 !== "" && grants.page83.some((p) => p.test(page83))) out.add(number);
+    for (const [number, { page83, serialNumber }] of diskIds) {
+      const matches = (value: string, patterns: readonly RegExp[]) =>
+        value !== "" && patterns.some((p) => p.test(value));
+      if (matches(page83, grants.page83) || matches(serialNumber, grants.serialNumbers)) {
+        out.add(number);
+      }
     }
     return out;
   }
@@ -510,6 +514,11 @@ export class Authorizer {
     }
     return out;
   }
+}
+
+/** Whether the grants name disks by what the disks say of themselves (page 83 id, serial). */
+function byIdentity(grants: Grants): boolean {
+  return grants.page83.length > 0 || grants.serialNumbers.length > 0;
 }
 
 /** A refusal as the caller sees it, and as the audit log records it. */

@@ -49,6 +49,8 @@ export interface Grants {
   readonly disksAny: boolean;
   readonly disksOfIscsiTargets: boolean;
   readonly page83: readonly RegExp[];
+  /** Serial number patterns of granted disks. */
+  readonly serialNumbers: readonly RegExp[];
   readonly volumes: Grant<string>;
   readonly services: Grant<string>;
 }
@@ -111,6 +113,9 @@ export function compileGrants(
     disksAny: disks.includes("*"),
     disksOfIscsiTargets: disks.some((d) => typeof d === "object" && d.ofIscsiTargets === true),
     page83: disks.flatMap((d) => (typeof d === "object" ? (d.page83 ?? []) : [])).map(glob),
+    serialNumbers: disks
+      .flatMap((d) => (typeof d === "object" ? (d.serialNumbers ?? []) : []))
+      .map(glob),
     volumes: union(
       rules.map((r) => r.volumes),
       (id) => id.toLowerCase(),

@@ -35,6 +35,8 @@ export interface DiskGrantSpec {
   readonly ofIscsiTargets?: boolean;
   /** Page 83 id patterns (`*` any run of characters; case-insensitive). */
   readonly page83?: readonly string[];
+  /** Serial number patterns, as ListDiskIDs gives them (`*` any run; case-insensitive). */
+  readonly serialNumbers?: readonly string[];
 }
 
 /** One rule of a policy file: grants, each of one kind, to some callers. */
