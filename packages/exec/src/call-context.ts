@@ -20,8 +20,9 @@ export interface CallContext {
   /** Throws the method's `ABORTED` or `TIMEOUT` error once the call is over. */
   throwIfDone(): void;
   /**
-   * Options for one `shell.run()`: the caller's signal and what is left of the deadline (or
-   * `extra.timeoutMs` when smaller). Throws instead when the call is already over.
+   * Options for one `shell.run()`: the caller's signal, what is left of the deadline (or
+   * `extra.timeoutMs` when smaller) and the caller's fairness key. Throws instead when the call
+   * is already over.
    */
   runOptions(extra?: RunOptions): RunOptions;
   /**
@@ -54,6 +55,7 @@ class MethodContext implements CallContext {
     readonly method: string,
     private readonly caller: AbortSignal | undefined,
     private readonly budget: Budget | undefined,
+    private readonly fairnessKey: string | undefined,
   ) {
     this.signal = this.controller.signal;
     if (budget !== undefined) {
@@ -84,10 +86,12 @@ class MethodContext implements CallContext {
         : Math.max(1, Math.min(remaining, extra.timeoutMs ?? remaining));
     // The caller's own signal, not this.signal: a script cut by the deadline must say TIMEOUT.
     const signal = this.caller ?? extra.signal;
+    const fairnessKey = extra.fairnessKey ?? this.fairnessKey;
     return {
       ...extra,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(signal === undefined ? {} : { signal }),
+      ...(fairnessKey === undefined ? {} : { fairnessKey }),
     };
   }
 
@@ -142,8 +146,8 @@ export async function withCallContext<T>(
   options: CallOptions | undefined,
   work: (context: CallContext) => Promise<T>,
 ): Promise<T> {
-  const { signal, timeoutMs, deadline } = checkCallOptions(options, method);
-  const context = new MethodContext(method, signal, budgetOf(timeoutMs, deadline));
+  const { signal, timeoutMs, deadline, fairnessKey } = checkCallOptions(options, method);
+  const context = new MethodContext(method, signal, budgetOf(timeoutMs, deadline), fairnessKey);
   try {
     context.throwIfDone();
     return await work(context);

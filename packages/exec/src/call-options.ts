@@ -1,5 +1,11 @@
 import { invalidArgument } from "./errors.js";
-import { isAbortSignal, maxTimeoutMs, ownField, positiveInteger } from "./run-options.js";
+import {
+  fairnessKeyOption,
+  isAbortSignal,
+  maxTimeoutMs,
+  ownField,
+  positiveInteger,
+} from "./run-options.js";
 
 /**
  * The second argument of every group method: the caller's deadline and cancellation, with the
@@ -19,6 +25,11 @@ export interface CallOptions {
    * With `timeoutMs` too, the earlier of the two wins.
    */
   deadline?: Date | number | undefined;
+  /**
+   * Whose turn every script of the method takes in the pool's queue ({@link RunOptions}'s
+   * `fairnessKey`): a server passes the caller's endpoint set.
+   */
+  fairnessKey?: string | undefined;
 }
 
 /** {@link CallOptions} once checked. */
@@ -29,9 +40,11 @@ export interface CheckedCallOptions {
   readonly timeoutMs: number | undefined;
   /** Epoch milliseconds; `undefined` without a deadline (or with `Infinity`). */
   readonly deadline: number | undefined;
+  /** The checked fairness key; `undefined` without one. */
+  readonly fairnessKey: string | undefined;
 }
 
-const callOptionNames = new Set(["signal", "timeoutMs", "deadline"]);
+const callOptionNames = new Set(["signal", "timeoutMs", "deadline", "fairnessKey"]);
 // The range a Date can hold (ECMA-262, 21.4.1.1): beyond it there is no moment to wait for.
 const maxEpochMs = 8.64e15;
 
@@ -41,16 +54,16 @@ const maxEpochMs = 8.64e15;
  */
 export function checkCallOptions(options: unknown, method: string): CheckedCallOptions {
   if (options === undefined)
-    return { signal: undefined, timeoutMs: undefined, deadline: undefined };
+    return { signal: undefined, timeoutMs: undefined, deadline: undefined, fairnessKey: undefined };
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw invalidArgument(
-      `${method}: options must be an object ({ signal?, timeoutMs?, deadline? }).`,
+      `${method}: options must be an object ({ signal?, timeoutMs?, deadline?, fairnessKey? }).`,
     );
   }
   for (const key of Reflect.ownKeys(options)) {
     if (typeof key !== "string" || !callOptionNames.has(key)) {
       throw invalidArgument(
-        `${method}: unknown option ${JSON.stringify(String(key))}; options are signal, timeoutMs and deadline.`,
+        `${method}: unknown option ${JSON.stringify(String(key))}; options are signal, timeoutMs, deadline and fairnessKey.`,
       );
     }
   }
@@ -66,6 +79,7 @@ export function checkCallOptions(options: unknown, method: string): CheckedCallO
         ? undefined
         : positiveInteger(`${method}: timeoutMs`, timeoutMs, 1, maxTimeoutMs),
     deadline: epochDeadline(ownField(options, "deadline"), method),
+    fairnessKey: fairnessKeyOption(ownField(options, "fairnessKey"), `${method}: fairnessKey`),
   };
 }
 

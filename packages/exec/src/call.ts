@@ -51,6 +51,8 @@ export class Call {
     private readonly deadlineMs: number | undefined,
     /** Without a caller deadline, the shell's limit on one script, from when it starts running. */
     private readonly runLimitMs: number,
+    /** Whose turn in the pool's queue it takes (`RunOptions.fairnessKey`). */
+    readonly fairnessKey?: string,
   ) {
     this.redact = createRedactor(params.secretValues);
     this.promise = new Promise((resolve, reject) => {

@@ -58,7 +58,7 @@ class ProcessPowerShell implements PowerShell {
     if (!isScript(script))
       throw invalidArgument("run() takes a script defined with ps``, not a string.");
     // Every option is checked before the call is accepted, so no start event goes without an end.
-    const { timeoutMs, signal, secrets } = checkRunOptions(options);
+    const { timeoutMs, signal, secrets, fairnessKey } = checkRunOptions(options);
     if (this.closed)
       throw new CsiProxyError("This PowerShell host is closed.", { code: "ABORTED" });
     const encoded = encodeParams(params, secrets);
@@ -67,7 +67,15 @@ class ProcessPowerShell implements PowerShell {
         `The parameters of ${script.name} are too large to send (over ${maxRequestChars} characters encoded).`,
       );
     }
-    const call = new Call(script, encoded, this.mode, signal, timeoutMs, this.config.timeoutMs);
+    const call = new Call(
+      script,
+      encoded,
+      this.mode,
+      signal,
+      timeoutMs,
+      this.config.timeoutMs,
+      fairnessKey,
+    );
     if (!call.isSettled) {
       this.inFlight.add(call);
       if (this.pool) this.pool.submit(call);

@@ -49,11 +49,14 @@ export interface CheckedRunOptions {
   readonly timeoutMs: number | undefined;
   readonly signal: AbortSignal | undefined;
   readonly secrets: readonly string[];
+  readonly fairnessKey: string | undefined;
 }
 
 /** Checks `run()`'s options (JavaScript callers get no compile-time check); INVALID_ARGUMENT else. */
 export function checkRunOptions(options: unknown): CheckedRunOptions {
-  if (options === undefined) return { timeoutMs: undefined, signal: undefined, secrets: [] };
+  if (options === undefined) {
+    return { timeoutMs: undefined, signal: undefined, secrets: [], fairnessKey: undefined };
+  }
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw invalidArgument("run() options must be an object.");
   }
@@ -70,5 +73,20 @@ export function checkRunOptions(options: unknown): CheckedRunOptions {
         : positiveInteger("timeoutMs", timeoutMs, 1, maxTimeoutMs),
     signal,
     secrets: secrets === undefined ? [] : stringList(secrets, "secrets"),
+    fairnessKey: fairnessKeyOption(ownField(options, "fairnessKey"), "fairnessKey"),
   };
+}
+
+/** Longest fairness key: a name (an endpoint set, a tenant), not a payload. */
+export const maxFairnessKeyLength = 256;
+
+/** A fairness key: a non-empty string of at most 256 characters, or absent; else INVALID_ARGUMENT. */
+export function fairnessKeyOption(value: unknown, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || value === "" || value.length > maxFairnessKeyLength) {
+    throw invalidArgument(
+      `${name} must be a non-empty string of at most ${maxFairnessKeyLength} characters.`,
+    );
+  }
+  return value;
 }

@@ -1,5 +1,6 @@
 import type { Call } from "./call.js";
 import type { ResolvedConfig } from "./config.js";
+import { FairQueue } from "./fair-queue.js";
 import { SessionWorker } from "./session-worker.js";
 
 /** How busy a pool of PowerShell processes is at one moment; reading it changes nothing. */
@@ -12,21 +13,31 @@ export interface PowerShellStats {
   readonly queued: number;
 }
 
-/** Up to `poolSize` long-lived PowerShell processes serving one FIFO queue of calls. */
+/**
+ * How many processes the calls of one fairness key may hold at once: all but one, so another
+ * key's call always finds a process free or soon free (one call's time at most, not a queue's).
+ */
+export function fairnessCap(poolSize: number): number {
+  return Math.max(1, poolSize - 1);
+}
+
+/**
+ * Up to `poolSize` long-lived PowerShell processes serving the waiting calls, one lane per
+ * fairness key taking turns ({@link FairQueue}); unkeyed calls share one FIFO lane.
+ */
 export class SessionPool {
-  private readonly queue: Call[] = [];
+  private readonly queue: FairQueue<Call>;
   private readonly workers = new Set<SessionWorker>();
   private readonly idle: SessionWorker[] = [];
   private closed = false;
 
-  constructor(private readonly config: ResolvedConfig) {}
+  constructor(private readonly config: ResolvedConfig) {
+    this.queue = new FairQueue(fairnessCap(config.poolSize));
+  }
 
   submit(call: Call): void {
     this.queue.push(call);
-    call.onCancel(() => {
-      const index = this.queue.indexOf(call);
-      if (index !== -1) this.queue.splice(index, 1);
-    });
+    call.onCancel(() => this.queue.remove(call));
     this.pump();
   }
 
@@ -44,28 +55,30 @@ export class SessionPool {
       if (worker.isBusy) busy += 1;
       else idle += 1;
     }
-    const queued = this.queue.filter((call) => !call.isSettled).length;
-    return { busy, idle, queued };
+    return { busy, idle, queued: this.queue.waiting };
   }
 
   /** Ends idle processes politely and kills busy ones (their calls were already aborted). */
   async close(): Promise<void> {
     this.closed = true;
-    this.queue.length = 0;
+    this.queue.clear();
     const workers = [...this.workers];
     for (const worker of workers) if (worker.isBusy) worker.kill();
     await Promise.all(workers.map((worker) => (worker.isBusy ? worker.exit : worker.shutdown())));
   }
 
   private pump(): void {
-    for (;;) {
-      // Calls that timed out or were aborted while queued are dropped before a process is sought.
-      while (this.queue[0]?.isSettled) this.queue.shift();
-      const call = this.queue[0];
-      if (call === undefined || this.closed) return;
+    // Calls that timed out or were aborted while queued are dropped, never run.
+    while (!this.closed && this.queue.peek() !== undefined) {
       const worker = this.takeIdle() ?? this.spawn();
-      if (worker === undefined) return;
-      this.queue.shift();
+      const call = worker === undefined ? undefined : this.queue.take();
+      if (worker === undefined || call === undefined) return;
+      // Its lane's turn ends with the call, not with the process (a killed one is replaced).
+      const done = () => {
+        this.queue.finished(call);
+        this.pump();
+      };
+      call.promise.then(done, done);
       worker.dispatch(call);
     }
   }

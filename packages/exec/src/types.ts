@@ -33,4 +33,11 @@ export interface RunOptions {
    * message and diagnostics event.
    */
   secrets?: readonly string[];
+  /**
+   * Whose turn the call takes in the pool's queue: calls with one key wait in one lane, lanes take
+   * turns, and one key's calls hold at most all processes but one (`poolSize - 1`, at least 1).
+   * A server passes its caller's endpoint set, so one driver's flood never starves another.
+   * Calls without a key share one first-come-first-served lane, as before keys existed.
+   */
+  fairnessKey?: string;
 }
