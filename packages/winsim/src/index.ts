@@ -15,6 +15,7 @@ export type { BuiltScenario, MountSpec } from "./scenario.js";
 export { busTypes, offlineReasons } from "./spec.js";
 export type {
   BusTypeName,
+  CimLatencySpec,
   DiskSpec,
   FileSystemName,
   OfflineReasonName,

@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import type { PowerShellOptions } from "@csi-proxy/exec";
 import { createGate, type BlockedFault, type BlockSpec } from "./fault-gate.js";
 import { buildScenario } from "./scenario.js";
-import type { ScenarioSpec } from "./spec.js";
+import type { CimLatencySpec, ScenarioSpec } from "./spec.js";
 import {
   diskOf,
   iscsiSessions,
@@ -75,6 +75,7 @@ export class Simulator {
       }
       sim.writeJson("state.json", built.state);
       sim.writeJson("faults.json", []);
+      sim.setCimLatency(spec.cimLatencyMs);
       writeFileSync(join(sim.dir, "calls.jsonl"), "");
     } catch (error) {
       // A scenario that cannot be built leaves no half-made host behind.
@@ -108,6 +109,28 @@ export class Simulator {
       modules: [...(extra.modules ?? []), winsimModulePath],
       env: { ...extra.env, CSI_WINSIM_DIR: this.dir },
     };
+  }
+
+  /**
+   * Sets the simulated CIM round-trip time ({@link ScenarioSpec.cimLatencyMs}) for every later
+   * cmdlet call, in every process; `undefined` or 0 removes it.
+   */
+  setCimLatency(latency: number | CimLatencySpec | undefined): void {
+    const spec = typeof latency === "number" ? { defaultMs: latency } : latency;
+    const ms = (value: unknown, what: string) => {
+      if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > 60_000)
+        throw new RangeError(`${what} must be a whole number of milliseconds from 0 to 60000.`);
+      return value;
+    };
+    const path = join(this.dir, "latency.json");
+    if (spec === undefined) {
+      rmSync(path, { force: true });
+      return;
+    }
+    const commands = Object.fromEntries(
+      Object.entries(spec.commands ?? {}).map(([name, value]) => [name, ms(value, name)]),
+    );
+    this.writeJson("latency.json", { defaultMs: ms(spec.defaultMs ?? 0, "defaultMs"), commands });
   }
 
   /** The folder that holds a volume's files (what a mount of it links to). */

@@ -206,4 +206,20 @@ export interface ScenarioSpec {
    * (`New-Partition`). The same seed and the same calls give the same volume ids on every run.
    */
   seed?: string;
+  /**
+   * Simulated CIM round-trip time: every Storage, iSCSI and SMB cmdlet and `Get-CimInstance`
+   * waits this long (outside the simulator's lock) before it acts, as a call into a WMI provider
+   * takes on Windows. A number applies to all of them; `{ defaultMs, commands }` sets some apart
+   * (`commands` also reaches the service cmdlets and the proxied `Get-Item`/`Test-Path`, which
+   * wait nothing by default). See docs/design/winsim.md, "Simulated CIM latency".
+   */
+  cimLatencyMs?: number | CimLatencySpec;
+}
+
+/** Per-cmdlet simulated latency (see {@link ScenarioSpec.cimLatencyMs}). */
+export interface CimLatencySpec {
+  /** Milliseconds every CIM cmdlet waits. Default 0. */
+  readonly defaultMs?: number;
+  /** Milliseconds by command name (`Get-Disk`, `Get-Service`), overriding `defaultMs`. */
+  readonly commands?: Readonly<Record<string, number>>;
 }

@@ -35,6 +35,8 @@ function Invoke-WinSimCommand {
             [Console]::Out.Flush()
         }
     }
+    # A proxy over a real cmdlet (Get-Item, Test-Path) is no CIM call.
+    Wait-WinSimLatency $wsCommand (-not $Stateless)
     $ctx = [pscustomobject]@{ State = $null; Changed = $false; Items = [System.Collections.Generic.List[object]]::new() }
     $wsOutcome = 'ok'
     $wsLock = Enter-WinSimLock

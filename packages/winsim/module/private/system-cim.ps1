@@ -1,5 +1,6 @@
-# Get-CimInstance on the simulated host: root/cimv2 Win32_BIOS and Win32_Service, a small WQL subset
-# (SELECT ... FROM <class> [WHERE a='x' AND b="y"]), -Filter with the same equality clauses, -Property.
+# Get-CimInstance on the simulated host: root/cimv2 Win32_BIOS and Win32_Service, root/wmi
+# MSiSCSIInitiator_SessionClass (iscsi-wmi.ps1), a small WQL subset (SELECT ... FROM <class>
+# [WHERE a='x' AND b="y"]), -Filter with the same equality clauses, -Property.
 function New-WinSimCimError([string]$Message, [string]$Native, [uint32]$Status, [string]$HResult, [string]$Category, [string]$Target) {
     $exception = [CsiProxy.WinSim.CimException]::new($Message, $Native, $Status, "HRESULT $HResult")
     $record = [System.Management.Automation.ErrorRecord]::new($exception, "HRESULT $HResult", [System.Management.Automation.ErrorCategory]$Category, $Target)
@@ -8,7 +9,7 @@ function New-WinSimCimError([string]$Message, [string]$Native, [uint32]$Status, 
 
 function Resolve-WinSimCimRequest([System.Collections.IDictionary]$Bound) {
     $namespace = if ($Bound.ContainsKey('Namespace')) { ([string]$Bound['Namespace']).Replace('\', '/').Trim('/') } else { 'root/cimv2' }
-    if ($namespace -ne 'root/cimv2') { return (New-WinSimCimError 'Invalid namespace ' 'InvalidNamespace' 3 '0x8004100e' 'MetadataError' $namespace) }
+    if (@('root/cimv2', 'root/wmi') -notcontains $namespace) { return (New-WinSimCimError 'Invalid namespace ' 'InvalidNamespace' 3 '0x8004100e' 'MetadataError' $namespace) }
     $class = $null
     $filter = if ($Bound.ContainsKey('Filter')) { [string]$Bound['Filter'] } else { '' }
     $properties = if ($Bound.ContainsKey('Property')) { @($Bound['Property']) } else { @() }
@@ -26,10 +27,15 @@ function Resolve-WinSimCimRequest([System.Collections.IDictionary]$Bound) {
     } else {
         return (New-WinSimCimError 'The WS-Management service cannot process the request. ' 'NotSupported' 7 '0x80338000' 'NotImplemented' '')
     }
-    return [pscustomobject]@{ Class = $class; Filter = $filter; Properties = $properties }
+    return [pscustomobject]@{ Namespace = $namespace.ToLowerInvariant(); Class = $class; Filter = $filter; Properties = $properties }
 }
 
-function Get-WinSimCimInstances($System, [string]$Class, [double]$Now) {
+function Get-WinSimCimInstances($System, $Request, [double]$Now, $State) {
+    $Class = [string]$Request.Class
+    if ($Request.Namespace -eq 'root/wmi') {
+        if ($Class -eq 'MSiSCSIInitiator_SessionClass') { return (Get-WinSimIscsiWmiSessions $State) }
+        return (New-WinSimCimError 'Invalid class ' 'InvalidClass' 5 '0x80041010' 'MetadataError' "root/wmi:$Class")
+    }
     switch -Regex ($Class) {
         '^(Win32_BIOS|CIM_BIOSElement)$' {
             if ($null -eq $System.bios) { return , @() }

@@ -31,6 +31,8 @@ function Invoke-WinSimSystemCommand {
             [Console]::Out.Flush()
         }
     }
+    # Of these, only Get-CimInstance is a CIM call; the service cmdlets talk to the SCM.
+    Wait-WinSimLatency $wsCommand ($wsCommand -eq 'Get-CimInstance')
     $ctx = [pscustomobject]@{ State = $null; Changed = $false; Items = [System.Collections.Generic.List[object]]::new(); Plan = [System.Collections.Generic.List[object]]::new() }
     $wsOutcome = 'ok'
     if ($wsKind -eq 'error') {

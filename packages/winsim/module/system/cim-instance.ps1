@@ -71,11 +71,25 @@ function Get-CimInstance {
     )
     process {
         $bound = $PSBoundParameters
+        $early = Resolve-WinSimCimRequest $bound
+        # The iSCSI class reads the initiator's state only: the System area is not materialised (so
+        # a node whose scenario declares none keeps its initiator running, as every iSCSI cmdlet sees it).
+        if ($early -isnot [System.Management.Automation.ErrorRecord] -and $early.Namespace -eq 'root/wmi') {
+            Invoke-WinSimCommand $PSCmdlet $bound ([ordered]@{}) {
+                param($ctx)
+                $found = Get-WinSimCimInstances $null $early (Get-WinSimNow) $ctx.State
+                if ($found -is [System.Management.Automation.ErrorRecord]) { $ctx.Items.Add($found); return }
+                $filtered = Select-WinSimCimByFilter @($found) $early.Filter
+                if ($filtered -is [System.Management.Automation.ErrorRecord]) { $ctx.Items.Add($filtered); return }
+                foreach ($o in @($filtered)) { $ctx.Items.Add($o) }
+            } -ErrorWriter $script:WinSimErrorWriters['Get-CimInstance']
+            return
+        }
         Invoke-WinSimSystemCommand $PSCmdlet $bound ([ordered]@{}) {
             param($ctx, $system)
             $request = Resolve-WinSimCimRequest $bound
             if ($request -is [System.Management.Automation.ErrorRecord]) { $ctx.Items.Add($request); return }
-            $found = Get-WinSimCimInstances $system $request.Class (Get-WinSimNow)
+            $found = Get-WinSimCimInstances $system $request (Get-WinSimNow) $ctx.State
             if ($found -is [System.Management.Automation.ErrorRecord]) { $ctx.Items.Add($found); return }
             $filtered = Select-WinSimCimByFilter @($found) $request.Filter
             if ($filtered -is [System.Management.Automation.ErrorRecord]) { $ctx.Items.Add($filtered); return }
