@@ -58,7 +58,8 @@ export async function attributeSessions(
   });
 }
 
-function endpointKeys(
+/** The endpoints a portal stands for: its text and its resolved addresses, on its port. */
+export function endpointKeys(
   texts: readonly string[],
   port: number,
   resolved: readonly string[] | null,
@@ -67,7 +68,7 @@ function endpointKeys(
 }
 
 /** One spelling per address: IPv6 lower-cased, an IPv4-mapped IPv6 address as its IPv4. */
-function endpointKey(address: string, port: number): string {
+export function endpointKey(address: string, port: number): string {
   let text = address.trim().toLowerCase();
   if (isIP(text) === 6 && text.startsWith("::ffff:") && isIP(text.slice(7)) === 4)
     text = text.slice(7);

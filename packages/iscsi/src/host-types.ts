@@ -1,3 +1,4 @@
+import type { Endpoint } from "./attribute.js";
 import type { CmdletAuthenticationType } from "./auth.js";
 import type { Portal } from "./portal.js";
 
@@ -76,4 +77,39 @@ export interface HostTargetDisk {
   readonly diskNumber: number;
   /** The LUN it is, from the disk's Location; `null` when Windows does not say. */
   readonly lun: number | null;
+}
+
+/** One iSCSI session as the initiator lists it: its target, connections and disks. */
+export interface HostListedSession {
+  /** The session's identifier, as the initiator reports it. */
+  readonly sessionIdentifier: string;
+  /** The target's name as the initiator reports it (lower-cased, as Get-IscsiSession's). */
+  readonly targetNodeAddress: string;
+  /** Where its connections go: the IP address and port each connected to. */
+  readonly connections: readonly Endpoint[];
+  /** Its disks, each with its LUN. */
+  readonly disks: readonly HostTargetDisk[];
+}
+
+/** Every session of the node and every registered portal, read at one moment. */
+export interface HostSessionListing {
+  readonly sessions: readonly HostListedSession[];
+  /** The registered portals, as registered (a host name stays a name). */
+  readonly portals: readonly Portal[];
+}
+
+/** A registered portal and the targets discovery found on it. */
+export interface HostPortalTargets {
+  readonly portal: Portal;
+  readonly iqns: readonly string[];
+}
+
+/** A session with its disks and the registered portals it goes through. */
+export interface HostSessionDisks {
+  readonly sessionIdentifier: string;
+  /** The target's name as the initiator reports it. */
+  readonly targetNodeAddress: string;
+  /** The registered portals it goes through; empty when none can be shown to be. */
+  readonly portals: readonly Portal[];
+  readonly disks: readonly HostTargetDisk[];
 }

@@ -13,6 +13,7 @@ import type {
   HostConnectRequest,
   HostDiscovery,
   HostRemovePortalOutcome,
+  HostSessionDisks,
   HostTargetDisk,
 } from "./host-types.js";
 import {
@@ -21,15 +22,20 @@ import {
   parseOutcome,
   parsePortals,
   parseDisconnect,
+  parsePortalTargets,
+  parseSessionListing,
 } from "./parse.js";
 import type { Portal } from "./portal.js";
 import { resolvePortal, systemHostNameResolver, type HostNameResolver } from "./resolve.js";
+import { attributeListing } from "./sessions.js";
 import {
   addPortalScript,
   connectScript,
   disconnectScript,
   discoverScript,
   listPortalsScript,
+  listPortalTargetsScript,
+  listSessionsScript,
   logoutScript,
   removePortalScript,
   setChapSecretScript,
@@ -46,6 +52,8 @@ export const iscsiScripts: Readonly<Record<string, Script>> = Object.freeze({
   disconnect: disconnectScript,
   logout: logoutScript,
   targetDisks: targetDisksScript,
+  listSessions: listSessionsScript,
+  listPortalTargets: listPortalTargetsScript,
   setChapSecret: setChapSecretScript,
 });
 
@@ -88,6 +96,11 @@ export interface IscsiHost {
   disconnectTarget(portal: Portal, iqn: string, context?: CallContext): Promise<number>;
   /** The disks of every connected session to `iqn`, each with its LUN; empty when none. */
   getTargetDisks(iqn: string, context?: CallContext): Promise<readonly HostTargetDisk[]>;
+  /**
+   * Every session of the node with its disks and the registered portals it goes through
+   * (matched as connectTarget and disconnectTarget match them: see {@link attributeListing}).
+   */
+  listSessionDisks(context?: CallContext): Promise<readonly HostSessionDisks[]>;
   /** Sets the initiator's node-wide mutual CHAP secret. */
   setMutualChapSecret(secret: string, context?: CallContext): Promise<void>;
 }
@@ -200,6 +213,12 @@ export function createPowerShellIscsiHost(
     },
     async getTargetDisks(iqn, context) {
       return parseTargetDisks(await run(targetDisksScript, { NodeAddress: iqn }, context));
+    },
+    async listSessionDisks(context) {
+      const listing = parseSessionListing(await run(listSessionsScript, undefined, context));
+      const targetsOf = async () =>
+        parsePortalTargets(await run(listPortalTargetsScript, undefined, context));
+      return attributeListing(listing, resolve, targetsOf, context);
     },
     async setMutualChapSecret(secret, context) {
       await run(setChapSecretScript, { ChapSecret: secret }, context, {

@@ -12,6 +12,7 @@ export type {
   HostLogout,
   HostRemovePortalOutcome,
   HostSession,
+  HostSessionDisks,
   HostTargetDisk,
 } from "./host-types.js";
 export type { Portal } from "./portal.js";
@@ -36,11 +37,14 @@ export type {
   GetTargetDisksResponse,
   TargetDisk,
   ListedTargetPortal,
+  ListSessionDisksRequest,
+  ListSessionDisksResponse,
   ListTargetPortalsRequest,
   ListTargetPortalsResponse,
   RemoveTargetPortalRequest,
   RemoveTargetPortalResponse,
   SetMutualChapSecretRequest,
+  SessionDisks,
   SetMutualChapSecretResponse,
   TargetPortal,
 } from "./types.js";

@@ -34,6 +34,8 @@ import type {
   DiscoverTargetPortalResponse,
   GetTargetDisksRequest,
   GetTargetDisksResponse,
+  ListSessionDisksRequest,
+  ListSessionDisksResponse,
   ListTargetPortalsRequest,
   ListTargetPortalsResponse,
   RemoveTargetPortalRequest,
@@ -290,6 +292,41 @@ export class Iscsi {
         .sort(([a], [b]) => a - b)
         .map(([diskId, lun]) => ({ diskId, lun }));
       return { diskIds: disks.map((d) => d.diskId), disks };
+    });
+  }
+
+  /**
+   * Every iSCSI session of the node with its disks and the registered portals it goes through, in
+   * one listing: two queries however many sessions there are (a third, per portal, only for a
+   * session whose login a target redirected). What `getTargetDisks` answers for one target, for
+   * all of them at once: a server deciding whose disk is whose asks this once, not once per target.
+   *
+   * Cancelled: nothing has changed (it only reads); a retry is safe.
+   */
+  async listSessionDisks(
+    request: ListSessionDisksRequest = {},
+    options?: CallOptions,
+  ): Promise<ListSessionDisksResponse> {
+    const method = "listSessionDisks";
+    requestObject(request, method);
+    return withCallContext(method, options, async (context) => {
+      const found = await this.#call(method, () => this.#host.listSessionDisks(context));
+      return {
+        sessions: found.map((session) => {
+          const byNumber = new Map(session.disks.map((d) => [d.diskNumber, d.lun]));
+          return {
+            sessionId: session.sessionIdentifier,
+            iqn: session.targetNodeAddress,
+            targetPortals: session.portals.map((p) => ({
+              targetAddress: p.address,
+              targetPort: p.port,
+            })),
+            disks: [...byNumber]
+              .sort(([a], [b]) => a - b)
+              .map(([diskId, lun]) => ({ diskId, lun })),
+          };
+        }),
+      };
     });
   }
 

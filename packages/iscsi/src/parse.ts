@@ -1,6 +1,12 @@
 import { CsiProxyError } from "@csi-proxy/exec";
 import type { Endpoint, ListedSession } from "./attribute.js";
-import type { HostDiscovery, HostTargetDisk } from "./host-types.js";
+import type {
+  HostDiscovery,
+  HostListedSession,
+  HostPortalTargets,
+  HostSessionListing,
+  HostTargetDisk,
+} from "./host-types.js";
 import type { Portal } from "./portal.js";
 
 function unexpected(script: string, what: string): CsiProxyError {
@@ -83,14 +89,7 @@ export function parseDisconnect(
   if (top.loggedOut !== null) {
     return { loggedOut: integer(top.loggedOut, script, "loggedOut") };
   }
-  const endpoints = (items: unknown, field: string): Endpoint[] =>
-    list(items, script).map((item) => {
-      const entry = record(item, script);
-      return {
-        address: text(entry.address, script, `${field} address`),
-        port: integer(entry.port, script, `${field} port`),
-      };
-    });
+  const endpoints = (items: unknown, field: string) => endpointsOf(items, script, field);
   return {
     loggedOut: null,
     sessions: list(top.sessions, script).map((item) => {
@@ -116,6 +115,53 @@ export function parseTargetDisks(value: unknown): HostTargetDisk[] {
     return {
       diskNumber: integer(entry.number, script, "disk number"),
       lun: lun === undefined ? null : Number(lun),
+    };
+  });
+}
+
+function endpointsOf(items: unknown, script: string, field: string): Endpoint[] {
+  return list(items, script).map((item) => {
+    const entry = record(item, script);
+    return {
+      address: text(entry.address, script, `${field} address`),
+      port: integer(entry.port, script, `${field} port`),
+    };
+  });
+}
+
+/** `iscsi.listSessions`: every session's target, connections and disks, and the portals. */
+export function parseSessionListing(value: unknown): HostSessionListing {
+  const script = "iscsi.listSessions";
+  const top = record(value, script);
+  const sessions = list(top.sessions, script).map((item): HostListedSession => {
+    const entry = record(item, script);
+    return {
+      sessionIdentifier: text(entry.sessionIdentifier, script, "sessionIdentifier"),
+      targetNodeAddress: text(entry.targetNodeAddress, script, "targetNodeAddress"),
+      connections: endpointsOf(entry.connections, script, "connection"),
+      disks: list(entry.disks, script).map((disk) => {
+        const d = record(disk, script);
+        return {
+          diskNumber: integer(d.number, script, "disk number"),
+          lun: integer(d.lun, script, "disk lun"),
+        };
+      }),
+    };
+  });
+  return { sessions, portals: endpointsOf(top.portals, script, "portal") };
+}
+
+/** `iscsi.listPortalTargets`: each registered portal and the IQNs discovery found on it. */
+export function parsePortalTargets(value: unknown): HostPortalTargets[] {
+  const script = "iscsi.listPortalTargets";
+  return list(value, script).map((item) => {
+    const entry = record(item, script);
+    return {
+      portal: {
+        address: text(entry.address, script, "address"),
+        port: integer(entry.port, script, "port"),
+      },
+      iqns: list(entry.iqns, script).map((iqn) => text(iqn, script, "iqns[]")),
     };
   });
 }

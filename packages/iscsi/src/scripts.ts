@@ -267,6 +267,50 @@ $sessions = @(Get-IscsiSession | Where-Object { $_.TargetNodeAddress -eq $NodeAd
     ForEach-Object { [pscustomobject]@{ number = [int64]$_.Number; location = [string]$_.Location } })
 `;
 
+/**
+ * Every iSCSI session with its connections and the disks on it, and the registered portals: two
+ * queries, whatever the number of sessions. root/wmi MSiSCSIInitiator_SessionClass answers each
+ * session's target, connections (TargetAddress, TargetPort) and devices (DeviceNumber, the disk
+ * number Get-Disk shows; ScsiLun) in one CIM call (learn.microsoft.com, iscsidisc,
+ * msiscsiinitiator-sessionclass and -deviceonsession; OpenStack os-win reads disk numbers from it),
+ * where Get-IscsiSession | Get-Disk -iSCSISession takes one association call per session.
+ */
+export const listSessionsScript = ps("iscsi.listSessions")`
+$sessions = @(Get-CimInstance -Namespace 'root\wmi' -ClassName 'MSiSCSIInitiator_SessionClass' | ForEach-Object {
+    $session = $_
+    [pscustomobject]@{
+        sessionIdentifier = [string]$session.SessionId
+        targetNodeAddress = [string]$session.TargetName
+        connections       = @(@($session.ConnectionInformation) | Where-Object { $null -ne $_ } | ForEach-Object {
+            [pscustomobject]@{ address = [string]$_.TargetAddress; port = [int]$_.TargetPort }
+        })
+        # FILE_DEVICE_DISK (7): a tape or changer on the session is no disk.
+        disks             = @(@($session.Devices) | Where-Object { $null -ne $_ -and [int]$_.DeviceType -eq 7 } | ForEach-Object {
+            [pscustomobject]@{ number = [int64]$_.DeviceNumber; lun = [int]$_.ScsiLun }
+        })
+    }
+})
+$portals = @(Get-IscsiTargetPortal | ForEach-Object {
+    [pscustomobject]@{ address = [string]$_.TargetPortalAddress; port = [int]$_.TargetPortalPortNumber }
+})
+[pscustomobject]@{ sessions = $sessions; portals = $portals }
+`;
+
+/**
+ * The targets each registered portal offers: read only for a session whose connections go to no
+ * registered portal (a redirected login), as iscsi.disconnect reads them.
+ */
+export const listPortalTargetsScript = ps("iscsi.listPortalTargets")`
+,@(Get-IscsiTargetPortal | ForEach-Object {
+    $portal = $_
+    [pscustomobject]@{
+        address = [string]$portal.TargetPortalAddress
+        port    = [int]$portal.TargetPortalPortNumber
+        iqns    = @($portal | Get-IscsiTarget | ForEach-Object { [string]$_.NodeAddress })
+    }
+})
+`;
+
 /** Sets the initiator's node-wide mutual CHAP secret. */
 export const setChapSecretScript = ps("iscsi.setChapSecret")`
 param([string]$ChapSecret)

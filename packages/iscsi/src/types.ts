@@ -123,6 +123,30 @@ export interface TargetDisk {
   readonly lun: number | null;
 }
 
+/** Request of {@link Iscsi.listSessionDisks}: empty. */
+export type ListSessionDisksRequest = Record<string, never>;
+/** Response of {@link Iscsi.listSessionDisks}. */
+export interface ListSessionDisksResponse {
+  /** Every iSCSI session of the node, in the order the initiator lists them. */
+  readonly sessions: readonly SessionDisks[];
+}
+
+/** One iSCSI session: its target, the registered portals it goes through, and its disks. */
+export interface SessionDisks {
+  /** The session's identifier, as the initiator reports it. */
+  readonly sessionId: string;
+  /** The target's name, as Windows reports a session's (lower-cased). */
+  readonly iqn: string;
+  /**
+   * The registered portals the session goes through, matched as {@link Iscsi.connectTarget} and
+   * {@link Iscsi.disconnectTarget} match them (a connection to one of the portal's addresses; a
+   * redirected login: the portals that offer its target); empty when none can be shown to be.
+   */
+  readonly targetPortals: readonly ListedTargetPortal[];
+  /** Its disks, ascending by number, each with its LUN. */
+  readonly disks: readonly TargetDisk[];
+}
+
 /** Request of {@link Iscsi.setMutualChapSecret}. */
 export interface SetMutualChapSecretRequest {
   /** The node-wide secret targets must present in mutual CHAP. Redacted everywhere. */

@@ -20,6 +20,7 @@ const requests: Record<string, unknown> = {
   connectTarget: { targetPortal, iqn, authType: "NONE" },
   disconnectTarget: { targetPortal, iqn, authType: "NONE" },
   getTargetDisks: { targetPortal, iqn },
+  listSessionDisks: {},
   setMutualChapSecret: { mutualChapSecret: "0123456789abcdef" },
 };
 

@@ -1,6 +1,6 @@
 import { PowerShellError } from "@csi-proxy/exec";
 import type { IscsiHost } from "../src/host.js";
-import type { HostConnectRequest, HostTargetDisk } from "../src/host-types.js";
+import type { HostConnectRequest, HostSessionDisks, HostTargetDisk } from "../src/host-types.js";
 import type { Portal } from "../src/portal.js";
 
 /** A PowerShellError shaped like exec's for an error id such as `HRESULT 0xefff0009,Connect-IscsiTarget`. */
@@ -187,6 +187,20 @@ export class FakeIscsiHost implements IscsiHost {
       disks.push(...(target?.disks ?? []).map((diskNumber, lun) => ({ diskNumber, lun })));
     }
     return disks;
+  }
+
+  /** Each session with the portal it logged in through (no redirects here). */
+  async listSessionDisks(): Promise<readonly HostSessionDisks[]> {
+    await this.#enter("listSessionDisks", []);
+    return this.sessions.map((session) => {
+      const target = this.#array(session.portal)?.find((t) => same(t.iqn, session.iqn));
+      return {
+        sessionIdentifier: session.sessionIdentifier,
+        targetNodeAddress: session.iqn,
+        portals: [{ ...session.portal }],
+        disks: (target?.disks ?? []).map((diskNumber, lun) => ({ diskNumber, lun })),
+      };
+    });
   }
 
   async setMutualChapSecret(secret: string): Promise<void> {

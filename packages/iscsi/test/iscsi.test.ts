@@ -355,3 +355,37 @@ describe("getTargetDisks", () => {
     expect(await iscsi.getTargetDisks({ targetPortal, iqn })).toEqual({ diskIds: [], disks: [] });
   });
 });
+
+describe("listSessionDisks", () => {
+  it("lists each session's disks ascending and once each, with its portals, in one host call", async () => {
+    const { host, iscsi } = setup();
+    await iscsi.addTargetPortal({ targetPortal });
+    await iscsi.connectTarget({ targetPortal, iqn, authType: "NONE" });
+    host.calls.length = 0;
+    expect(await iscsi.listSessionDisks()).toEqual({
+      sessions: [
+        {
+          sessionId: "session-1",
+          iqn,
+          targetPortals: [targetPortal],
+          disks: [
+            { diskId: 2, lun: 1 },
+            { diskId: 4, lun: 0 },
+          ],
+        },
+      ],
+    });
+    expect(host.methods()).toEqual(["listSessionDisks"]);
+  });
+
+  it("refuses a request that is not an object before anything runs, and maps host failures", async () => {
+    const { host, iscsi } = setup();
+    const bad = await failure(iscsi.listSessionDisks(null as unknown as Record<string, never>));
+    expect(bad.code).toBe("INVALID_ARGUMENT");
+    expect(host.methods()).toEqual([]);
+    host.fail("listSessionDisks", powerShellError("HRESULT 0xefff003e,Get-CimInstance"));
+    expect(await failure(iscsi.listSessionDisks())).toMatchObject({
+      code: "FAILED_PRECONDITION",
+    });
+  });
+});
