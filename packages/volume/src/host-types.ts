@@ -173,6 +173,8 @@ export interface VolumeHost {
   ): Promise<ResizeOutcome>;
   /** Disk numbers of the volume's partitions (one for a basic volume). */
   getDiskNumbers(volumeId: string, context?: CallContext): Promise<number[]>;
+  /** Every volume of the node and the disk of each of its partitions, in one listing. */
+  listVolumeDisks(context?: CallContext): Promise<HostVolumeDisk[]>;
   /** Flushes the volume's file-system cache. */
   writeVolumeCache(volumeId: string, context?: CallContext): Promise<void>;
   /** The partition's access paths (drive roots, mount folders) without its `\\?\Volume{GUID}\` path. */
@@ -189,4 +191,11 @@ export interface VolumeHost {
     maxSteps: number,
     context?: CallContext,
   ): Promise<PathLookup>;
+}
+
+/** One partition's volume and the disk it lies on. */
+export interface HostVolumeDisk {
+  /** The volume's `\\?\Volume{GUID}\` id. */
+  volumeId: string;
+  diskNumber: number;
 }

@@ -20,6 +20,7 @@ import {
   parseResizeOutcome,
   parsePathLookup,
   parseUnmountOutcome,
+  parseVolumeDisks,
   parseVolumeIds,
   parseVolumeInfo,
   toByteCount,
@@ -35,6 +36,7 @@ import {
 import {
   getDiskNumbersScript,
   listMountPointsScript,
+  listVolumeDisksScript,
   resizeVolumeScript,
   writeVolumeCacheScript,
 } from "./size-scripts.js";
@@ -57,6 +59,8 @@ export const volumeScripts = Object.freeze({
   resizeVolume: resizeVolumeScript,
   /** Disk numbers of a volume's partitions. */
   getDiskNumbers: getDiskNumbersScript,
+  /** Every volume of the node and the disks of its partitions. */
+  listVolumeDisks: listVolumeDisksScript,
   /** Flushes a volume's cache. */
   writeVolumeCache: writeVolumeCacheScript,
   /** A volume's access paths other than its GUID path. */
@@ -152,6 +156,9 @@ export function createPowerShellVolumeHost(shell: PowerShell): VolumeHost {
     },
     async getDiskNumbers(volumeId: string, context?: CallContext): Promise<number[]> {
       return parseDiskNumbers(await run(getDiskNumbersScript, { VolumeId: volumeId }, context));
+    },
+    async listVolumeDisks(context?: CallContext) {
+      return parseVolumeDisks(await run(listVolumeDisksScript, {}, context));
     },
     async writeVolumeCache(volumeId: string, context?: CallContext) {
       await run(writeVolumeCacheScript, { VolumeId: volumeId }, context);

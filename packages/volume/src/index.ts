@@ -12,12 +12,16 @@ export type {
   MountOutcome,
   UnmountOutcome,
   PathLookup,
+  HostVolumeDisk,
 } from "./host-types.js";
 export type {
   PathStyle,
   VolumeFileSystem,
   ByteCount,
   VolumeOptions,
+  ListVolumeDisksRequest,
+  ListVolumeDisksResponse,
+  VolumeDisks,
   ListVolumesOnDiskRequest,
   ListVolumesOnDiskResponse,
   MountVolumeRequest,

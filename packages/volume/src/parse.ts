@@ -1,5 +1,6 @@
 import { CsiProxyError } from "@csi-proxy/exec";
 import type {
+  HostVolumeDisk,
   MountOutcome,
   ResizeOutcome,
   PathLookup,
@@ -94,6 +95,17 @@ export function parseMountPoints(value: unknown): string[] {
 /** `,@(...)` of disk numbers. */
 export function parseDiskNumbers(value: unknown): number[] {
   return list(value).map((n) => uint32("DiskNumber", n));
+}
+
+/** `volume.listVolumeDisks`: each partition's volume id and disk number. */
+export function parseVolumeDisks(value: unknown): HostVolumeDisk[] {
+  return list(value).map((item) => {
+    const o = object("volume disk", item);
+    return {
+      volumeId: text("VolumeId", o.VolumeId),
+      diskNumber: uint32("DiskNumber", o.DiskNumber),
+    };
+  });
 }
 
 /** The status object of the mount script. */

@@ -72,6 +72,21 @@ if ($null -eq $volume) { Write-Error -Message 'No volume has this UniqueId.' -Ca
 `;
 
 /**
+ * Every volume of the node with the disk of each of its partitions, in one Get-Partition: a
+ * partition's AccessPaths list its volume's own `\\?\Volume{GUID}\` path (MSFT_Partition), the
+ * volume's UniqueId. Partitions without a volume (an MSR) have none.
+ */
+export const listVolumeDisksScript = ps("volume.listVolumeDisks")`
+param()
+,@(Get-Partition | ForEach-Object {
+    $partition = $_
+    @($partition.AccessPaths) | Where-Object { $null -ne $_ -and ([string]$_).StartsWith('\\?\Volume{', [System.StringComparison]::OrdinalIgnoreCase) } | ForEach-Object {
+        [pscustomobject]@{ VolumeId = [string]$_; DiskNumber = [uint32]$partition.DiskNumber }
+    }
+})
+`;
+
+/**
  * The partition's AccessPaths without its own \\?\Volume{GUID}\ path (listed for every volume)
  * and the null an MSR shows: drive roots (`D:\`) and mount folders, as Windows stores them.
  */

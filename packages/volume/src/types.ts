@@ -120,6 +120,23 @@ export interface GetDiskNumberFromVolumeIdResponse {
   diskNumber: number;
 }
 
+/** Request of {@link Volume.listVolumeDisks}: empty. */
+export type ListVolumeDisksRequest = Record<string, never>;
+
+/** Response of {@link Volume.listVolumeDisks}. */
+export interface ListVolumeDisksResponse {
+  /** Every volume that has a partition, ordered by id. */
+  volumes: VolumeDisks[];
+}
+
+/** A volume and the disks its partitions lie on. */
+export interface VolumeDisks {
+  /** The volume's `\\?\Volume{GUID}\` id, as Windows spells it. */
+  volumeId: string;
+  /** Its partitions' disk numbers, ascending (one for a basic volume). */
+  diskNumbers: number[];
+}
+
 /** Request of {@link Volume.getVolumeIdFromTargetPath} and the closest-volume lookup. */
 export interface TargetPathRequest {
   /** An absolute path by the instance's path rules. */

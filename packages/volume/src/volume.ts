@@ -35,6 +35,8 @@ import type {
   IsVolumeFormattedResponse,
   ListVolumeMountPointsRequest,
   ListVolumeMountPointsResponse,
+  ListVolumeDisksRequest,
+  ListVolumeDisksResponse,
   ListVolumesOnDiskRequest,
   ListVolumesOnDiskResponse,
   MountVolumeRequest,
@@ -266,6 +268,33 @@ export class Volume {
     );
     const diskNumber = singleDiskNumber(volumeId, numbers);
     return { diskNumber };
+  }
+
+  /**
+   * Every volume of the node and the disks its partitions lie on, in one listing (one
+   * Get-Partition): what `getDiskNumberFromVolumeId` answers for one volume, for all of them, and
+   * the same host call whichever volume a caller is about to ask for.
+   * Cancelled: nothing has changed (a read); retry freely.
+   */
+  async listVolumeDisks(
+    request: ListVolumeDisksRequest = {},
+    options?: CallOptions,
+  ): Promise<ListVolumeDisksResponse> {
+    assertRequest(request);
+    const found = await withCallContext("listVolumeDisks", options, (context) =>
+      this.#host.listVolumeDisks(context),
+    );
+    const byId = new Map<string, Set<number>>();
+    for (const { volumeId, diskNumber } of found) {
+      const disks = byId.get(volumeId) ?? new Set<number>();
+      disks.add(diskNumber);
+      byId.set(volumeId, disks);
+    }
+    return {
+      volumes: [...byId]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([volumeId, disks]) => ({ volumeId, diskNumbers: [...disks].sort((a, b) => a - b) })),
+    };
   }
 
   /**

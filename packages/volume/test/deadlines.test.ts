@@ -23,6 +23,7 @@ const requests: Record<string, object> = {
   resizeVolume: { volumeId: volumeA, sizeBytes: 0 },
   getVolumeStats: { volumeId: volumeA },
   getDiskNumberFromVolumeId: { volumeId: volumeA },
+  listVolumeDisks: {},
   getVolumeIdFromTargetPath: { targetPath },
   getClosestVolumeIdFromTargetPath: { targetPath },
   writeVolumeCache: { volumeId: volumeA },

@@ -14,6 +14,7 @@ export function fakeHost(overrides: Partial<VolumeHost> = {}) {
     unmountVolume: vi.fn<VolumeHost["unmountVolume"]>(unexpected("unmountVolume")),
     resizeVolume: vi.fn<VolumeHost["resizeVolume"]>(unexpected("resizeVolume")),
     getDiskNumbers: vi.fn<VolumeHost["getDiskNumbers"]>(unexpected("getDiskNumbers")),
+    listVolumeDisks: vi.fn<VolumeHost["listVolumeDisks"]>(unexpected("listVolumeDisks")),
     writeVolumeCache: vi.fn<VolumeHost["writeVolumeCache"]>(unexpected("writeVolumeCache")),
     resolveMountTarget: vi.fn<VolumeHost["resolveMountTarget"]>(unexpected("resolveMountTarget")),
     findClosestVolume: vi.fn<VolumeHost["findClosestVolume"]>(unexpected("findClosestVolume")),

@@ -89,6 +89,21 @@ describeWithPwsh("upstream volume flow on the simulator (session)", (pwsh) => {
     expect(await volume.getDiskNumberFromVolumeId({ volumeId })).toEqual({ diskNumber: 1 });
   });
 
+  it("listVolumeDisks gives every volume's disk in one Get-Partition, as getDiskNumberFromVolumeId does", async () => {
+    sim.clearCalls();
+    const { volumes } = await volume.listVolumeDisks();
+    expect(sim.calls().map((c) => c.command)).toEqual(["Get-Partition"]);
+    expect(volumes).toContainEqual({ volumeId: systemVolumeId(sim), diskNumbers: [0] });
+    expect(volumes).toContainEqual({ volumeId, diskNumbers: [1] });
+    // The EFI partition's volume too: every volume of the state, each as Get-Volume knows it.
+    expect(volumes).toHaveLength(sim.state().volumes.length);
+    for (const v of volumes) {
+      expect(await volume.getDiskNumberFromVolumeId({ volumeId: v.volumeId })).toEqual({
+        diskNumber: v.diskNumbers[0],
+      });
+    }
+  });
+
   it("DriveLetterVolume: an unmounted folder resolves to the system volume", async () => {
     const plain = join(sim.root, "plain", "dir");
     mkdirSync(plain, { recursive: true });

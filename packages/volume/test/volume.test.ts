@@ -312,6 +312,31 @@ describe("isVolumeFormatted, formatVolume, stats, disk number, cache", () => {
   });
 });
 
+describe("listVolumeDisks", () => {
+  it("groups each volume's partitions by id, ordered, disks ascending and once each", async () => {
+    const other = volumeA.replace("452e318a", "052e318a");
+    const host = fakeHost({
+      listVolumeDisks: () =>
+        Promise.resolve([
+          { volumeId: volumeA, diskNumber: 4 },
+          { volumeId: other, diskNumber: 2 },
+          { volumeId: volumeA, diskNumber: 3 },
+          { volumeId: volumeA, diskNumber: 4 },
+        ]),
+    });
+    expect(await new Volume({ host }).listVolumeDisks()).toEqual({
+      volumes: [
+        { volumeId: other, diskNumbers: [2] },
+        { volumeId: volumeA, diskNumbers: [3, 4] },
+      ],
+    });
+    expect(await codeOf(new Volume({ host }).listVolumeDisks(null as never))).toBe(
+      "INVALID_ARGUMENT",
+    );
+    expect(host.listVolumeDisks).toHaveBeenCalledTimes(1);
+  });
+});
+
 describe("listVolumeMountPoints", () => {
   it("returns the host's access paths under the volume's lock and context", async () => {
     const host = fakeHost({
