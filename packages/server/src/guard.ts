@@ -11,7 +11,9 @@ import type { Boundaries } from "@csi-proxy/filesystem";
 import { intersectRoots } from "./policy/roots.js";
 import type { Grants } from "./policy/grants.js";
 import { describeResource, resourcesOf, type Resource } from "./policy/resources.js";
+import { learnFromAnswer, movesDiskNumbers, showsChange } from "./policy/learn.js";
 import { grpcStatusOf } from "./status.js";
+import { serverCallOptions } from "./call-defaults.js";
 
 /** What the guard needs: the policy, its authorizer and where decisions are recorded. */
 export interface GuardContext {
@@ -65,7 +67,9 @@ export function guarded(
   guard: GuardContext,
 ): GuardedRpc {
   const { endpoint, endpointSet } = where;
-  return async (authorization, request, options, peer, trace = new CallTrace()) => {
+  return async (authorization, request, callOptions, peer, trace = new CallTrace()) => {
+    // A deadline when the client sent none, and the set's own turn in the PowerShell pool.
+    const options = serverCallOptions(callOptions, endpointSet);
     let caller: Caller = { kind: "local", name: "unauthenticated" };
     // The caller's own grants, then (a token on a set with rules of its own) the set's.
     let layers: Grants[] = [];
@@ -144,12 +148,9 @@ export function guarded(
           if (!(await guard.authorizer.pathGranted(layer, path))) return false;
         return true;
       };
-      let response = await rpc(request, options, {
-        roots: roots ?? [],
-        boundaries,
-        pinLinks,
-        granted,
-      });
+      let response = await answered(guard, method, resources, () =>
+        rpc(request, options, { roots: roots ?? [], boundaries, pinLinks, granted }),
+      );
       for (const layer of layers) {
         response = await guard.authorizer.narrow(layer, method, response, options, request);
       }
@@ -169,6 +170,32 @@ export function guarded(
       );
     }
   };
+}
+
+/**
+ * Runs an allowed call and tells the ownership index what it learns: the answer's facts (read as
+ * of the call's start), a change that can move disk numbers while it runs, and a disk or volume
+ * found missing (the node changed under the server).
+ */
+async function answered(
+  guard: GuardContext,
+  method: string,
+  resources: readonly Resource[],
+  run: () => Promise<Message>,
+): Promise<Message> {
+  const ownership = guard.authorizer.ownership;
+  const at = ownership.now();
+  const endChange = movesDiskNumbers(method) ? ownership.beginChange() : undefined;
+  try {
+    const response = await run();
+    learnFromAnswer(ownership, method, resources, response, at);
+    return response;
+  } catch (error) {
+    if (showsChange(method, error)) ownership.noteChange();
+    throw error;
+  } finally {
+    endChange?.();
+  }
 }
 
 /** Boundaries every layer's grants allow (a token's own and its endpoint set's). */

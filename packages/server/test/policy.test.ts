@@ -7,6 +7,7 @@ import { describeWithPwsh } from "@csi-proxy/test-utils";
 import { Volume } from "@csi-proxy/volume";
 import { demoNodeWorld, scenarios, winsimModulePath, type CallLogEntry } from "@csi-proxy/winsim";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { defaultMaxFactAgeMs } from "../src/policy/ownership.js";
 import { kubeletPublishes, startOnScenario, type RunningBin } from "./harness.js";
 
 const OK = 0;
@@ -359,6 +360,8 @@ describeWithPwsh(
       const disk = Number((diskIDs as string[])[0]);
       const system = new System({ shell: outOfBand });
       await system.stopService({ name: "MSiSCSI", force: true });
+      // Stopped behind the server's back: seen by every decision made the bound after it.
+      await new Promise((resolve) => setTimeout(resolve, defaultMaxFactAgeMs));
       try {
         // The initiator service is stopped: the disk cannot be shown to be a granted target's.
         await denied("disk-v1", "GetDiskStats", { disk_number: disk }, "disks", true);

@@ -8,7 +8,9 @@ import { parseRemotePath } from "@csi-proxy/smb";
 import type { Caller } from "../identity.js";
 import type { Policy } from "./load.js";
 import { nodeWideMethods, type PathGrant } from "./grants.js";
-import { pathMatches, samePortal, smbMatches, type PortalKey } from "./match.js";
+import { pathMatches, smbMatches, type PortalKey } from "./match.js";
+import { iqnGranted, portalGranted } from "./ownership-facts.js";
+import { OwnershipIndex, type OwnershipSettings } from "./ownership.js";
 import type { PathResolver, Resolved } from "./resolve.js";
 import { describeResource, type Resource } from "./resources.js";
 
@@ -64,18 +66,6 @@ async function owned(check: () => Promise<boolean>): Promise<{ ok: boolean; note
   }
 }
 
-// Targets this server has seen requests for, so the disks of a target granted by pattern can be
-// found on the host; capped, oldest first out.
-const maxHints = 256;
-
-function portalGranted(grants: Grants, portal: PortalKey): boolean {
-  return grants.iscsiPortals === "any" || grants.iscsiPortals.some((p) => samePortal(p, portal));
-}
-
-function iqnGranted(grants: Grants, iqn: string): boolean {
-  return grants.iscsiTargets.some((pattern) => pattern.test(iqn));
-}
-
 /** The CSI driver kubelet recorded for a pod volume folder (`vol_data.json`), read-only. */
 export type PodVolumeOwner = (windowsFolder: string) => Promise<string | undefined>;
 
@@ -107,7 +97,8 @@ export class Authorizer {
   readonly #resolve: PathResolver | undefined;
   readonly #ownerOf: PodVolumeOwner | undefined;
   readonly #paths: PathMapping | undefined;
-  readonly #hints = new Map<string, { portal: PortalKey; iqn: string }>();
+  /** Whose disks and volumes are whose: shared by every caller (docs/ownership.md). */
+  readonly ownership: OwnershipIndex;
 
   /**
    * `resolve` follows a path's links on the host; a path must be granted where they lead too.
@@ -120,11 +111,13 @@ export class Authorizer {
     resolve?: PathResolver,
     ownerOf?: PodVolumeOwner,
     paths?: PathMapping,
+    ownership?: OwnershipSettings,
   ) {
     this.#groups = groups;
     this.#resolve = resolve;
     this.#ownerOf = ownerOf;
     this.#paths = paths;
+    this.ownership = new OwnershipIndex(groups, ownership);
   }
 
   /**
@@ -145,7 +138,7 @@ export class Authorizer {
   boundaries(grants: Grants, options: CallOptions): Boundaries {
     return {
       volume: async (volumeId) =>
-        (await owned(() => this.#volumeGranted(grants, volumeId, options))).ok,
+        (await owned(() => this.ownership.volumeOwned(grants, volumeId, options))).ok,
       share: async (remotePath, via) => {
         const windows = this.#paths?.fromHost(via.path);
         if (windows === undefined || via.pastVolume) return false;
@@ -188,17 +181,16 @@ export class Authorizer {
     for (const resource of resources) {
       if (resource.kind === "disk") {
         const { ok, note } = await owned(() =>
-          this.#diskGranted(grants, resource.diskNumber, options),
+          this.ownership.diskOwned(grants, resource.diskNumber, options),
         );
         if (!ok) return deny("disks", describeResource(resource), note);
       }
       if (resource.kind === "volume") {
         const { ok, note } = await owned(() =>
-          this.#volumeGranted(grants, resource.volumeId, options),
+          this.ownership.volumeOwned(grants, resource.volumeId, options),
         );
         if (!ok) return deny("volumes", describeResource(resource), note);
       }
-      if (resource.kind === "iscsiTarget") this.#hint(resource.portal, resource.iqn);
     }
     if (method === "smb.RemoveSmbGlobalMapping") {
       const share = resources.find((r) => r.kind === "smbRemotePath");
@@ -251,10 +243,10 @@ export class Authorizer {
     const listing = diskListings[method];
     if (listing !== undefined && !grants.disksAny) {
       const byDisk = (response[listing] ?? {}) as Record<string, unknown>;
-      // One set for the whole listing, not a host lookup per disk; a failed lookup keeps none.
+      // One decision for the whole listing, not a host lookup per disk; a failed lookup keeps none.
       let granted = new Set<number>();
       await owned(async () => {
-        granted = await this.#grantedDisks(grants, options);
+        granted = await this.ownership.disksOwned(grants, Object.keys(byDisk).map(Number), options);
         return true;
       });
       const kept = Object.fromEntries(
@@ -265,7 +257,7 @@ export class Authorizer {
     if (method === "disk.GetDiskNumberByName" && !grants.disksAny) {
       const number = Number(response.disk_number);
       // Answered as for a disk that is not there: whether another caller's exists is not said.
-      if (!(await owned(() => this.#diskGranted(grants, number, options))).ok) {
+      if (!(await owned(() => this.ownership.diskOwned(grants, number, options))).ok) {
         throw diskNameNotFound(typeof request.disk_name === "string" ? request.disk_name : "");
       }
     }
@@ -348,7 +340,9 @@ export class Authorizer {
     }
     if (resolved === undefined) return undefined;
     for (const volumeId of resolved.volumes) {
-      if (!(await owned(() => this.#volumeGranted(grants, volumeId, options))).ok) return undefined;
+      if (!(await owned(() => this.ownership.volumeOwned(grants, volumeId, options))).ok) {
+        return undefined;
+      }
     }
     if ("remote" in resolved) {
       // A link inside a mounted volume is its users' (a workload pod's), not the caller's own.
@@ -415,110 +409,6 @@ export class Authorizer {
         return allowed;
     }
   }
-
-  #hint(portal: PortalKey, iqn: string): void {
-    const key = `${portal.address}:${portal.port}|${iqn.toLowerCase()}`;
-    this.#hints.delete(key);
-    this.#hints.set(key, { portal, iqn });
-    if (this.#hints.size > maxHints) this.#hints.delete(this.#hints.keys().next().value ?? "");
-  }
-
-  async #volumeGranted(grants: Grants, volumeId: string, options: CallOptions): Promise<boolean> {
-    if (grants.volumes === "any" || grants.volumes.includes(volumeId.toLowerCase())) return true;
-    if (grants.disksAny) return true;
-    if (!grants.disksOfIscsiTargets && !byIdentity(grants)) return false;
-    // The volumes of the caller's disks, not the disk of the volume asked for: the host is asked
-    // the same whether the volume is another caller's or not there at all (no timing oracle).
-    const key = volumeId.toLowerCase();
-    for (const diskNumber of await this.#grantedDisks(grants, options)) {
-      let volumeIds: readonly string[];
-      try {
-        ({ volumeIds } = await this.#groups.volume.listVolumesOnDisk({ diskNumber }, options));
-      } catch (error) {
-        // A disk gone since it was listed holds none of the caller's volumes now.
-        if (isCsiProxyError(error) && error.code === "NOT_FOUND") continue;
-        throw error;
-      }
-      if (volumeIds.some((id) => id.toLowerCase() === key)) return true;
-    }
-    return false;
-  }
-
-  async #diskGranted(grants: Grants, diskNumber: number, options: CallOptions): Promise<boolean> {
-    if (grants.disksAny) return true;
-    if ((await this.#identityDisks(grants, options)).has(diskNumber)) return true;
-    return (await this.#targetDisks(grants, options)).has(diskNumber);
-  }
-
-  /** Every disk the grants cover, from one listing and one lookup per granted target. */
-  async #grantedDisks(grants: Grants, options: CallOptions): Promise<Set<number>> {
-    const [byPage83, ofTargets] = await Promise.all([
-      this.#identityDisks(grants, options),
-      this.#targetDisks(grants, options),
-    ]);
-    return new Set([...byPage83, ...ofTargets]);
-  }
-
-  // The disks whose page 83 id or serial number a granted pattern matches: one listing.
-  async #identityDisks(grants: Grants, options: CallOptions): Promise<Set<number>> {
-    const out = new Set<number>();
-    if (!byIdentity(grants)) return out;
-    const { diskIds } = await this.#groups.disk.listDiskIds({}, options);
-    for (const [number, { page83, serialNumber }] of diskIds) {
-      const matches = (value: string, patterns: readonly RegExp[]) =>
-        value !== "" && patterns.some((p) => p.test(value));
-      if (matches(page83, grants.page83) || matches(serialNumber, grants.serialNumbers)) {
-        out.add(number);
-      }
-    }
-    return out;
-  }
-
-  // The disks of the granted targets that can be looked up (see #targets).
-  async #targetDisks(grants: Grants, options: CallOptions): Promise<Set<number>> {
-    const out = new Set<number>();
-    if (!grants.disksOfIscsiTargets) return out;
-    for (const { portal, iqn } of await this.#targets(grants, options)) {
-      try {
-        const { diskIds } = await this.#groups.iscsi.getTargetDisks(
-          { targetPortal: { targetAddress: portal.address, targetPort: portal.port }, iqn },
-          options,
-        );
-        for (const disk of diskIds) out.add(disk);
-      } catch (error) {
-        if (isCsiProxyError(error) && error.code === "NOT_FOUND") continue;
-        throw error;
-      }
-    }
-    return out;
-  }
-
-  // The granted targets whose disks can be looked up: IQNs granted by name on every registered
-  // granted portal, and the targets requests have named (a pattern grant cannot be listed).
-  async #targets(
-    grants: Grants,
-    options: CallOptions,
-  ): Promise<{ portal: PortalKey; iqn: string }[]> {
-    const out = [...this.#hints.values()].filter(
-      (t) => portalGranted(grants, t.portal) && iqnGranted(grants, t.iqn),
-    );
-    if (grants.exactIqns.length === 0) return out;
-    const { targetPortals } = await this.#groups.iscsi.listTargetPortals({}, options);
-    for (const registered of targetPortals) {
-      const portal = {
-        address: registered.targetAddress.toLowerCase(),
-        port: registered.targetPort,
-      };
-      if (!portalGranted(grants, portal)) continue;
-      for (const iqn of grants.exactIqns) out.push({ portal, iqn });
-    }
-    return out;
-  }
-}
-
-/** Whether the grants name disks by what the disks say of themselves (page 83 id, serial). */
-function byIdentity(grants: Grants): boolean {
-  return grants.page83.length > 0 || grants.serialNumbers.length > 0;
 }
 
 /** A refusal as the caller sees it, and as the audit log records it. */

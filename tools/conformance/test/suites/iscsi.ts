@@ -73,6 +73,22 @@ export function iscsiPart(): void {
       expect(await disk.getDiskNumberByPage83({ page83 })).toEqual({ diskNumber: lun });
     });
 
+    it("lists the LUN's session with every session's disks: the disk getTargetDisks gives, through this portal", async () => {
+      const { oneWay } = ctx().host.iscsi;
+      const { iscsi } = ctx().groups;
+      const { diskIds } = await iscsi.getTargetDisks({ targetPortal: portal(), iqn: oneWay.iqn });
+      const { sessions } = await iscsi.listSessionDisks();
+      const mine = sessions.filter((s) => s.iqn.toLowerCase() === oneWay.iqn.toLowerCase());
+      expect(mine.flatMap((s) => s.disks.map((d) => d.diskId))).toEqual(diskIds);
+      expect(mine.flatMap((s) => s.disks.map((d) => d.lun))).toEqual([0]);
+      const through = mine.flatMap((s) =>
+        s.targetPortals.map((p) => `${p.targetAddress.toLowerCase()}:${p.targetPort}`),
+      );
+      expect(through).toContain(
+        `${portal().targetAddress.toLowerCase()}:${portal().targetPort ?? 3260}`,
+      );
+    });
+
     it("logs in with mutual CHAP and out again", async () => {
       const { mutual } = ctx().host.iscsi;
       const { iscsi } = ctx().groups;
