@@ -10,12 +10,12 @@ export const defaultCallDeadlineMs = 120_000;
 
 /**
  * A call's options as the server runs it: the client's deadline, or the default one, and the
- * endpoint set as its fairness key, so each set's calls take their own turn in the PowerShell
- * pool and one set never holds every process.
+ * endpoint set as its fairness key (when given), so each set's calls take their own turn in the
+ * PowerShell pool and one set never holds every process.
  */
 export function serverCallOptions(
   options: CallOptions,
-  endpointSet: string,
+  fairnessKey: string | undefined,
   now: number = Date.now(),
 ): CallOptions {
   const none =
@@ -24,6 +24,6 @@ export function serverCallOptions(
   return {
     ...options,
     ...(none ? { deadline: now + defaultCallDeadlineMs } : {}),
-    fairnessKey: endpointSet,
+    ...(fairnessKey === undefined ? {} : { fairnessKey }),
   };
 }

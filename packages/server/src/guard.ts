@@ -68,8 +68,10 @@ export function guarded(
 ): GuardedRpc {
   const { endpoint, endpointSet } = where;
   return async (authorization, request, callOptions, peer, trace = new CallTrace()) => {
-    // A deadline when the client sent none, and the set's own turn in the PowerShell pool.
-    const options = serverCallOptions(callOptions, endpointSet);
+    // A deadline when the client sent none, and, with several sets, the set's own turn in the
+    // PowerShell pool (one set alone keeps every process: there is no other set to leave one to).
+    const sets = guard.policy.endpointSets?.length ?? 1;
+    const options = serverCallOptions(callOptions, sets > 1 ? endpointSet : undefined);
     let caller: Caller = { kind: "local", name: "unauthenticated" };
     // The caller's own grants, then (a token on a set with rules of its own) the set's.
     let layers: Grants[] = [];

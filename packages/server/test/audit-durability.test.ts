@@ -7,6 +7,8 @@ import { guarded, type GuardContext } from "../src/guard.js";
 import type { ServerLogger } from "../src/logging/logger.js";
 import { grpcStatusOf } from "../src/status.js";
 import type { Authorizer } from "../src/policy/authorize.js";
+import type { NodeGroups } from "../src/handlers/context.js";
+import { OwnershipIndex } from "../src/policy/ownership.js";
 import type { Policy } from "../src/policy/load.js";
 
 const where = { endpoint: "system-v1alpha1", endpointSet: "default" };
@@ -23,6 +25,7 @@ function context(audit: (line: string) => void): GuardContext {
       decide: () => Promise.resolve({ allowed: true, roots: [] }),
       narrow: (_grants: unknown, _method: string, response: unknown) => Promise.resolve(response),
       boundaries: () => ({}),
+      ownership: new OwnershipIndex({} as NodeGroups),
     } as unknown as Authorizer,
     audit,
     identify: () => Promise.resolve({ kind: "local", name: "local" }),

@@ -393,17 +393,21 @@ describeWithPwsh("mount points and links a driver's pod makes by itself", (pwsh)
       mkdirSync(host(`${bFolder}\\${name}`), { recursive: true });
       mkdirSync(`${host(swap)}-own/${name}`, { recursive: true });
     }
+    // Spread over the swapper's turns: a refusal takes milliseconds (its volume's ownership is
+    // known, no host lookup), so calls sent back to back could all meet one turn.
+    const holdMs = 600;
     const outcomes = await whileRepointed(
       swap,
       host(bFolder),
       () =>
-        inBatches(names.length, (i) =>
-          call(A, "volume-v1", "MountVolume", {
+        inBatches(names.length, async (i) => {
+          await new Promise((resolve) => setTimeout(resolve, holdMs * Math.random()));
+          return call(A, "volume-v1", "MountVolume", {
             volume_id: volumeOf(A),
             target_path: `${swap}\\${names[i] ?? ""}`,
-          }),
-        ),
-      600,
+          });
+        }),
+      holdMs,
     );
     const codes = outcomes.map((o) => (o.status === "fulfilled" ? (o.value as Reply).code : -1));
     const details = outcomes.map((o) =>

@@ -22,6 +22,11 @@ export interface Policy {
   /** Whether a rule is for service accounts (which needs a way to verify their tokens). */
   readonly namesServiceAccounts: boolean;
   /**
+   * The endpoint sets served, as the policy was checked against them: with more than one, each
+   * set's calls take their own turn in the PowerShell pool.
+   */
+  readonly endpointSets?: readonly string[];
+  /**
    * The merged grants of the rules that match the caller on endpoint set `endpointSet` (the
    * default set when absent); undefined when none does.
    */
@@ -145,6 +150,7 @@ function compile(
   return {
     source,
     warning: warning ?? unionWarning(spec, settings.endpointSets),
+    endpointSets: [...settings.endpointSets],
     namesServiceAccounts: namesAccounts,
     // Caller names cannot hold a NUL, so the key is never ambiguous.
     grantsFor: (caller, endpointSet = defaultEndpointSet) =>

@@ -88,9 +88,11 @@ export class OwnershipIndex {
   async diskOwned(grants: Grants, diskNumber: number, options: CallOptions): Promise<boolean> {
     if (grants.disksAny) return true;
     const start = this.#now();
-    if (this.#diskKnown(grants, diskNumber, start)) return true;
+    const known = () => this.#diskKnown(grants, diskNumber, start);
+    if (known()) return true;
+    if ((await this.#joinRunning(grants, start, false, options)) && known()) return true;
     await this.#readFresh(grants, start, false, options);
-    return this.#diskKnown(grants, diskNumber, start);
+    return known();
   }
 
   /**
@@ -104,9 +106,11 @@ export class OwnershipIndex {
     if (grants.disksAny) return true;
     if (!grants.disksOfIscsiTargets && !byIdentity(grants)) return false;
     const start = this.#now();
-    if (this.#volumeKnown(grants, key, start)) return true;
+    const known = () => this.#volumeKnown(grants, key, start);
+    if (known()) return true;
+    if ((await this.#joinRunning(grants, start, true, options)) && known()) return true;
     await this.#readFresh(grants, start, true, options);
-    return this.#volumeKnown(grants, key, start);
+    return known();
   }
 
   /** Of `diskNumbers`, those that are the caller's (one read for all, when one is needed). */
@@ -120,6 +124,10 @@ export class OwnershipIndex {
     const known = () => new Set(diskNumbers.filter((n) => this.#diskKnown(grants, n, start)));
     const first = known();
     if (first.size === diskNumbers.length) return first;
+    if (await this.#joinRunning(grants, start, false, options)) {
+      const joined = known();
+      if (joined.size === diskNumbers.length) return joined;
+    }
     await this.#readFresh(grants, start, false, options);
     return known();
   }
@@ -206,6 +214,43 @@ export class OwnershipIndex {
     return newest.fact.some((n) => this.#diskKnown(grants, n, start));
   }
 
+  /**
+   * Waits for the listings under way that a "yes" may rest on (begun after the last change, at
+   * most the bound before `start`), starting none: a decision that finds the host being read
+   * takes that answer rather than a later one. False when none is under way.
+   */
+  async #joinRunning(
+    grants: Grants,
+    start: number,
+    volumes: boolean,
+    options: CallOptions,
+  ): Promise<boolean> {
+    if (this.#changesInFlight > 0) return false;
+    const floor = Math.max(start - this.#maxAgeMs, this.#lastChangeEnd + Number.EPSILON);
+    const running = [
+      grants.disksOfIscsiTargets ? this.#sessions.running(floor) : undefined,
+      byIdentity(grants) ? this.#identities.running(floor) : undefined,
+      volumes ? this.#volumes.running(floor) : undefined,
+    ].filter((p) => p !== undefined);
+    if (running.length === 0) return false;
+    let callerEnded = false;
+    try {
+      await withCallContext("ownership lookup", options, async (context) => {
+        try {
+          await context.race(Promise.all(running));
+        } catch (error) {
+          callerEnded = context.signal.aborted;
+          throw error;
+        }
+      });
+    } catch (error) {
+      // A listing that failed shows nothing (a fresh one decides); the caller's own end stands.
+      if (callerEnded) throw error;
+      return false;
+    }
+    return true;
+  }
+
   // What the grants need, read by host calls that started at or after `start` (shared).
   async #readFresh(
     grants: Grants,
@@ -213,14 +258,15 @@ export class OwnershipIndex {
     volumes: boolean,
     options: CallOptions,
   ): Promise<void> {
-    const reads: Promise<unknown>[] = [];
-    if (byIdentity(grants)) reads.push(this.#identities.get(start));
-    if (grants.disksOfIscsiTargets) reads.push(this.#sessions.get(start));
-    if (volumes) reads.push(this.#volumes.get(start));
+    // One after another, in one order: a refusal asks the host the same calls in the same order
+    // whatever it was asked about, and the ownership lane holds one process at a time.
+    const reads = async () => {
+      if (grants.disksOfIscsiTargets) await this.#sessions.get(start);
+      if (byIdentity(grants)) await this.#identities.get(start);
+      if (volumes) await this.#volumes.get(start);
+    };
     // The caller stops waiting at its own deadline; the shared listing goes on for the others.
-    await withCallContext("ownership lookup", options, (context) =>
-      context.race(Promise.all(reads)),
-    );
+    await withCallContext("ownership lookup", options, (context) => context.race(reads()));
   }
 }
 

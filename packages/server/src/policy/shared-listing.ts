@@ -32,6 +32,13 @@ export class SharedListing<T> {
     return this.#last;
   }
 
+  /** The listing under way, when it started at or after `notBefore`; it starts none. */
+  running(notBefore: number): Promise<Listed<T>> | undefined {
+    return this.#running !== undefined && this.#running.at >= notBefore
+      ? this.#running.promise
+      : undefined;
+  }
+
   /** An answer read by a host call that started at or after `notBefore`. */
   get(notBefore: number): Promise<Listed<T>> {
     if (this.#last !== undefined && this.#last.at >= notBefore) return Promise.resolve(this.#last);
