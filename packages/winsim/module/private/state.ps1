@@ -9,22 +9,35 @@ function Get-WinSimNow {
     return ([DateTimeOffset]::UtcNow - [DateTimeOffset]::UnixEpoch).TotalMilliseconds
 }
 
-# Serialises processes: .NET maps FileShare None to an exclusive flock on Unix.
-function Enter-WinSimLock {
-    $path = Join-Path (Get-WinSimDir) 'lock'
-    $deadline = [DateTime]::UtcNow.AddSeconds(60)
-    while ($true) {
-        try {
-            return [System.IO.File]::Open($path, 'OpenOrCreate', 'ReadWrite', 'None')
-        } catch [System.IO.IOException] {
-            if ([DateTime]::UtcNow -gt $deadline) { throw "The simulator lock $path stayed taken for 60 seconds." }
-            Start-Sleep -Milliseconds (Get-Random -Minimum 2 -Maximum 15)
-        }
-    }
+# Serialises processes: a named mutex per state directory (.NET shares named mutexes between
+# processes on Unix too), waited on without polling, so calls that queue for the host take it in
+# turn with no idle gap between them. A process killed while holding it leaves it abandoned: the
+# next waiter gets it (AbandonedMutexException), as the OS released the old file lock on exit.
+$script:WinSimLocks = @{}
+
+function Get-WinSimLockName([string]$Dir) {
+    $bytes = [System.Text.Encoding]::UTF8.GetBytes([System.IO.Path]::GetFullPath($Dir))
+    $hash = [System.Security.Cryptography.SHA256]::Create().ComputeHash($bytes)
+    return 'Global\csi-winsim-' + ([System.BitConverter]::ToString($hash, 0, 16) -replace '-', '').ToLowerInvariant()
 }
 
-function Exit-WinSimLock([System.IO.FileStream]$Lock) {
-    if ($null -ne $Lock) { $Lock.Dispose() }
+function Enter-WinSimLock {
+    $dir = Get-WinSimDir
+    $mutex = $script:WinSimLocks[$dir]
+    if ($null -eq $mutex) {
+        $mutex = [System.Threading.Mutex]::new($false, (Get-WinSimLockName $dir))
+        $script:WinSimLocks[$dir] = $mutex
+    }
+    try {
+        if (-not $mutex.WaitOne(60000)) { throw "The simulator lock of $dir stayed taken for 60 seconds." }
+    } catch [System.Threading.AbandonedMutexException] {
+        # Ours now: its last holder ended without releasing it.
+    }
+    return $mutex
+}
+
+function Exit-WinSimLock([System.Threading.Mutex]$Lock) {
+    if ($null -ne $Lock) { $Lock.ReleaseMutex() }
 }
 
 function Read-WinSimJson([string]$Name, $Default) {
