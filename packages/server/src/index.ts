@@ -13,6 +13,8 @@ export type { LogSettings } from "./logging/klog-flags.js";
 export type { ServerLogger } from "./logging/logger.js";
 export type { Rotation } from "./log-file.js";
 export { policySchemaPath, v1CompatiblePolicy } from "./policy/load.js";
+export { defaultMaxFactAgeMs } from "./policy/ownership.js";
+export { defaultCallDeadlineMs } from "./call-defaults.js";
 export type {
   CallerSpec,
   DiskGrantSpec,

@@ -1,6 +1,7 @@
 // `pnpm bench`: per-call overhead (spawn, session pools, the floor, node-powershell), where a
 // call's time goes, pool scaling, typical reads, the demo's full flow, CPU per operation, start-up
-// and memory per process, the server, round trips per operation, written to BENCHMARKS.md.
+// and memory per process, the server, the restage storm, fairness between endpoint sets, round
+// trips per operation, written to BENCHMARKS.md.
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg, release, totalmem, type } from "node:os";
@@ -16,6 +17,7 @@ import { renderReport, type Machine } from "./report.js";
 import { measureRoundTrips } from "./round-trips.js";
 import { measureMemory, measureStartup } from "./startup.js";
 import { measureServer } from "./server.js";
+import { measureFairness } from "./fairness.js";
 import { measureStorm } from "./storm-bench.js";
 import { measureThroughput } from "./throughput.js";
 
@@ -66,8 +68,13 @@ const flow = await measureFlow(pwsh);
 log("the server: a v1 client's call through csi-proxy-server vs the library call");
 const server = await measureServer(pwsh);
 
-log("a restage storm through the server: 32 NodeStage sequences serially, then at once");
+log(
+  "a restage storm: 32 NodeStage sequences serially, then at once, through the server and on the library, as is and at a simulated CIM latency",
+);
 const storm = await measureStorm(pwsh);
+
+log("fairness: one endpoint set's call alone and while another set floods the server");
+const fairness = await measureFairness(pwsh);
 
 log("round trips: scripts and cmdlet calls per method and per CSI operation");
 const roundTrips = await measureRoundTrips(pwsh);
@@ -98,6 +105,7 @@ const text = renderReport({
   memory,
   server,
   storm,
+  fairness,
   roundTrips,
   cpuCheck: {
     resourceUsageSelf: after.resourceUsage - before.resourceUsage,

@@ -5,12 +5,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { status } from "@grpc/grpc-js";
+import { defaultPowershellPool } from "@csi-proxy/server";
 import { System } from "@csi-proxy/system";
-import { createSimulatedPowerShell, scenarios, Simulator } from "@csi-proxy/winsim";
-import { measureCalls, type Budget, type Row } from "./measure.js";
+import { createSimulatedPowerShell, Simulator } from "@csi-proxy/winsim";
+import { cpuBetween, sampleCpu, type CpuSample } from "./cpu.js";
+import type { Row } from "./measure.js";
 import { processMemory } from "./memory.js";
 import { V1Client } from "./rpc.js";
 import { spawnReady, startServerBin, stopChild } from "./server-bin.js";
+import { summarise } from "./stats.js";
 
 /** The server's own memory (the Node process; its PowerShell process is counted apart). */
 export interface ServerMemory {
@@ -34,30 +37,14 @@ export interface ServerResults {
 /** The target: the server's own work per RPC (policy, audit, status mapping, identity), median. */
 export const serverOverheadTargetMs = 0.5;
 
-const budget: Budget = { timeMs: 3_000, iterations: 200, warmupIterations: 20 };
-const floorServer = fileURLToPath(new URL("./floor-server.js", import.meta.url));
+/** Issue #37's target: an allowed RPC less the library call less the floor, median. */
+export const allowedOverheadTargetMs = 0.5;
 
-/** The floor: GetBIOSSerialNumber answered at once by a bare grpc-js server in its own process. */
-async function measureFloor(dir: string): Promise<Row> {
-  const socket = join(dir, "floor.sock");
-  const { child } = await spawnReady(floorServer, [socket]);
-  try {
-    const client = new V1Client(socket, "system", "v1alpha1");
-    try {
-      const call = client.bare("GetBIOSSerialNumber");
-      await call();
-      return await measureCalls(
-        "GetBIOSSerialNumber, v1 client → no-op grpc-js server (floor)",
-        call,
-        budget,
-      );
-    } finally {
-      client.close();
-    }
-  } finally {
-    await stopChild(child);
-  }
-}
+// 20 rounds of 20 calls per row: 400 samples each, the rows' batches taking turns.
+const rounds = 20;
+const perRound = 20;
+const warmupCalls = 20;
+const floorServer = fileURLToPath(new URL("./floor-server.js", import.meta.url));
 
 // The allowed set gets the one RPC; the "denied" set's caller is refused it by the policy alone.
 const benchPolicy = {
@@ -107,46 +94,88 @@ function refusedCall(client: V1Client): () => Promise<void> {
     );
 }
 
-/** GetBIOSSerialNumber through the server and `System.getBiosSerialNumber()` directly, on equal simulated nodes. */
-export async function measureServer(pwsh: string): Promise<ServerResults> {
-  const sim = await Simulator.create(scenarios.demoNode());
-  const shell = await createSimulatedPowerShell(sim, { pwsh: { path: pwsh } });
-  let direct: Row;
-  try {
-    const system = new System({ shell });
-    direct = await measureCalls(
-      "getBiosSerialNumber, library call",
-      () => system.getBiosSerialNumber(),
-      budget,
-    );
-  } finally {
-    await shell.close();
-    await sim.dispose();
+/** One measured thing: its row's name and one call of it. */
+interface Task {
+  readonly name: string;
+  readonly call: () => Promise<unknown>;
+  readonly samples: number[];
+  cpu: CpuSample;
+  calls: number;
+}
+
+function task(name: string, call: () => Promise<unknown>): Task {
+  return { name, call, samples: [], cpu: { node: 0, children: 0 }, calls: 0 };
+}
+
+/**
+ * Times the tasks in turns, a batch of each per round, so the load of a shared machine falls on
+ * all of them alike rather than on whichever ran while it was busy. CPU is read around each batch.
+ */
+async function interleaved(tasks: readonly Task[]): Promise<Row[]> {
+  for (const t of tasks) for (let i = 0; i < warmupCalls; i++) await t.call();
+  for (let round = 0; round < rounds; round++) {
+    for (const t of tasks) {
+      const before = sampleCpu();
+      for (let i = 0; i < perRound; i++) {
+        const started = performance.now();
+        await t.call();
+        t.samples.push(performance.now() - started);
+      }
+      const spent = cpuBetween(before, sampleCpu());
+      t.cpu = { node: t.cpu.node + spent.node, children: t.cpu.children + spent.children };
+      t.calls += perRound;
+    }
   }
+  return tasks.map((t) => {
+    const stats = summarise(t.samples);
+    return {
+      name: t.name,
+      median: stats.median,
+      p95: stats.p95,
+      samples: stats.count,
+      cpu: { node: t.cpu.node / t.calls, children: t.cpu.children / t.calls },
+    };
+  });
+}
+
+/**
+ * GetBIOSSerialNumber through the server and `System.getBiosSerialNumber()` directly, on one
+ * arrangement: the library call runs on the server's own simulated node, through a pool of the
+ * server's size on the same pwsh; the refused call and a no-op grpc-js server (the floor) are
+ * timed in the same rounds.
+ */
+export async function measureServer(pwsh: string): Promise<ServerResults> {
   const dir = mkdtempSync(join(tmpdir(), "bench-server-"));
   const { started, socket, deniedSocket } = await startBin(pwsh, dir);
   const pid = started.child.pid ?? 0;
+  const sim = await Simulator.open(started.simulator.dir);
+  const shell = await createSimulatedPowerShell(sim, {
+    pwsh: { path: pwsh },
+    poolSize: defaultPowershellPool,
+  });
+  const system = new System({ shell });
+  const floorSocket = join(dir, "floor.sock");
+  const { child: floorChild } = await spawnReady(floorServer, [floorSocket]);
   const client = new V1Client(socket, "system", "v1alpha1");
   const deniedClient = new V1Client(deniedSocket, "system", "v1alpha1");
-  const call = client.bare("GetBIOSSerialNumber");
+  const floorClient = new V1Client(floorSocket, "system", "v1alpha1");
   try {
+    const call = client.bare("GetBIOSSerialNumber");
     await call();
     const ready = processMemory(pid);
-    const viaServer = await measureCalls(
-      "GetBIOSSerialNumber, v1 client → csi-proxy-server",
-      call,
-      budget,
-    );
+    const [direct, viaServer, denied, floor] = await interleaved([
+      task("getBiosSerialNumber, library call (the server's node and pool size)", () =>
+        system.getBiosSerialNumber(),
+      ),
+      task("GetBIOSSerialNumber, v1 client → csi-proxy-server", call),
+      task("GetBIOSSerialNumber, refused by the policy (no host call)", refusedCall(deniedClient)),
+      task(
+        "GetBIOSSerialNumber, v1 client → no-op grpc-js server (floor)",
+        floorClient.bare("GetBIOSSerialNumber"),
+      ),
+    ]);
     const after = processMemory(pid);
-    const refused = refusedCall(deniedClient);
-    await refused();
-    const denied = await measureCalls(
-      "GetBIOSSerialNumber, refused by the policy (no host call)",
-      refused,
-      budget,
-    );
-    // Same run, same kind of socket, same client: what gRPC alone costs.
-    const floor = await measureFloor(dir);
+    if (direct === undefined || viaServer === undefined) throw new Error("no rows measured");
     return {
       direct,
       viaServer,
@@ -156,12 +185,15 @@ export async function measureServer(pwsh: string): Promise<ServerResults> {
         readyMiB: ready?.rssMiB ?? Number.NaN,
         afterCallsMiB: after?.rssMiB ?? Number.NaN,
         peakMiB: after?.peakMiB ?? Number.NaN,
-        calls: viaServer.samples + budget.warmupIterations + 1,
+        calls: viaServer.samples + warmupCalls + 1,
       },
     };
   } finally {
     client.close();
     deniedClient.close();
+    floorClient.close();
+    await stopChild(floorChild);
+    await shell.close();
     await started.stop();
     rmSync(dir, { recursive: true, force: true });
   }

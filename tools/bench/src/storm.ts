@@ -24,7 +24,8 @@ const chap = {
   chap_secret: world.chap.secret,
 };
 const drivers = { iscsi: "org.democratic-csi.iscsi", smb: "smb.csi.k8s.io" } as const;
-type Kind = keyof typeof drivers;
+/** The two drivers of the storm. */
+export type Kind = keyof typeof drivers;
 
 const pad = (i: number) => String(i).padStart(2, "0");
 /** The IQN of the i-th iSCSI volume's target. */
@@ -37,12 +38,16 @@ export const stormShareName = (i: number) => `storm-${pad(i)}`;
 export const stormStaging = (kind: Kind, i: number) =>
   `${kubelet}\\plugins\\kubernetes.io\\csi\\${drivers[kind]}\\pv-${kind}-${pad(i)}\\globalmount`;
 
-/** The demo node with one target per iSCSI volume (one LUN each) and one share per SMB volume. */
-export function stormScenario(perKind = stormVolumesPerKind): ScenarioSpec {
+/**
+ * The demo node with one target per iSCSI volume (one LUN each) and one share per SMB volume;
+ * `cimLatencyMs`: the simulated CIM round trip (docs/design/winsim.md).
+ */
+export function stormScenario(perKind = stormVolumesPerKind, cimLatencyMs = 0): ScenarioSpec {
   const range = Array.from({ length: perKind }, (_, i) => i);
   const demo = scenarios.demoNode();
   return {
     ...demo,
+    ...(cimLatencyMs === 0 ? {} : { cimLatencyMs }),
     iscsi: {
       servers: [
         {
@@ -100,25 +105,34 @@ export function stormPolicy(perKind = stormVolumesPerKind): object {
   };
 }
 
+/** Where the storm's sequences send their calls: the server over gRPC, or the library. */
+export interface StormHost {
+  /** The simulated node's state folder and its drive C:. */
+  readonly simulator: { readonly dir: string; readonly root: string };
+  /** The calls the sequences have made so far. */
+  sent(): number;
+  /** One v1 RPC of a driver of `kind` (`group`, `version`, `method`, the request as on the wire). */
+  call(kind: Kind, group: string, version: string, method: string, request: object): Promise<Reply>;
+  /** Ends what the host started and removes its folder. */
+  close(): Promise<void>;
+}
+
 /** A running server on a storm node, with a client per endpoint. */
-export interface StormNode {
+export interface StormNode extends StormHost {
   readonly bin: StartedBin;
   readonly auditLog: string;
-  /** The calls the clients have sent so far. */
-  sent(): number;
   /** The client of `<set>/<group>-<version>`, made once. */
   client(kind: Kind, group: string, version: string): V1Client;
-  /** Closes the clients, stops the server and removes its folder. */
-  close(): Promise<void>;
 }
 
 /** Starts csi-proxy-server on a fresh storm node, one endpoint set per driver. */
 export async function startStormNode(
   pwsh: string,
   perKind = stormVolumesPerKind,
+  cimLatencyMs = 0,
 ): Promise<StormNode> {
   const dir = mkdtempSync(join(tmpdir(), "bench-storm-"));
-  writeFileSync(join(dir, "scenario.json"), JSON.stringify(stormScenario(perKind)));
+  writeFileSync(join(dir, "scenario.json"), JSON.stringify(stormScenario(perKind, cimLatencyMs)));
   writeFileSync(join(dir, "policy.json"), JSON.stringify(stormPolicy(perKind)));
   const auditLog = join(dir, "audit.jsonl");
   const bin = await startServerBin(pwsh, [
@@ -136,20 +150,24 @@ export async function startStormNode(
     auditLog,
   ]);
   const clients = new Map<string, V1Client>();
+  const client = (kind: Kind, group: string, version: string) => {
+    const key = `${kind}/${group}-${version}`;
+    const made = clients.get(key);
+    if (made !== undefined) return made;
+    const socket = bin.endpoints[key];
+    if (socket === undefined) throw new Error(`no endpoint ${key}`);
+    const fresh = new V1Client(socket, group, version);
+    clients.set(key, fresh);
+    return fresh;
+  };
   return {
     bin,
     auditLog,
+    simulator: bin.simulator,
     sent: () => [...clients.values()].reduce((sum, c) => sum + c.sent, 0),
-    client(kind, group, version) {
-      const key = `${kind}/${group}-${version}`;
-      const made = clients.get(key);
-      if (made !== undefined) return made;
-      const socket = bin.endpoints[key];
-      if (socket === undefined) throw new Error(`no endpoint ${key}`);
-      const client = new V1Client(socket, group, version);
-      clients.set(key, client);
-      return client;
-    },
+    client,
+    call: (kind, group, version, method, request) =>
+      client(kind, group, version).call(method, request),
     async close() {
       for (const client of clients.values()) client.close();
       await bin.stop();
@@ -182,10 +200,16 @@ export interface Staged {
 
 type Step = (method: string, request?: object, accept?: string) => Promise<Record<string, unknown>>;
 
-function stepper(client: () => V1Client, sequence: string): Step {
+function stepper(
+  node: StormHost,
+  kind: Kind,
+  group: string,
+  version: string,
+  sequence: string,
+): Step {
   // `accept`: a details substring the driver takes as success (its error-text contract, §1.4).
   return async (method, request = {}, accept) => {
-    const reply = await client().call(method, request);
+    const reply = await node.call(kind, group, version, method, request);
     if (reply.code === OK) return reply.message;
     if (accept !== undefined && reply.details.includes(accept)) return {};
     throw new StormStepError(sequence, method, reply);
@@ -198,12 +222,12 @@ function stepper(client: () => V1Client, sequence: string): Step {
  * (FormatVolume), PathExists, (Mkdir), MountVolume. The LUN arrives offline under the default
  * SAN policy (winsim iscsi-lun.ts), so the disk is brought online before it is partitioned.
  */
-async function stageIscsi(node: StormNode, i: number): Promise<Staged> {
+async function stageIscsi(node: StormHost, i: number): Promise<Staged> {
   const name = `iscsi #${i}`;
-  const iscsi = stepper(() => node.client("iscsi", "iscsi", "v1alpha2"), name);
-  const disk = stepper(() => node.client("iscsi", "disk", "v1"), name);
-  const volume = stepper(() => node.client("iscsi", "volume", "v1"), name);
-  const fs = stepper(() => node.client("iscsi", "filesystem", "v1"), name);
+  const iscsi = stepper(node, "iscsi", "iscsi", "v1alpha2", name);
+  const disk = stepper(node, "iscsi", "disk", "v1", name);
+  const volume = stepper(node, "iscsi", "volume", "v1", name);
+  const fs = stepper(node, "iscsi", "filesystem", "v1", name);
   const target = { target_portal: portal, iqn: stormIqn(i) };
   await iscsi("AddTargetPortal", { target_portal: portal });
   await iscsi(
@@ -252,10 +276,10 @@ async function stageIscsi(node: StormNode, i: number): Promise<Staged> {
  * PathExists, (IsMountPoint), PathExists of the parent, (Mkdir), NewSmbGlobalMapping with the
  * staging path as its local path.
  */
-async function stageSmb(node: StormNode, i: number): Promise<Staged> {
+async function stageSmb(node: StormHost, i: number): Promise<Staged> {
   const name = `smb #${i}`;
-  const fs = stepper(() => node.client("smb", "filesystem", "v1beta1"), name);
-  const smb = stepper(() => node.client("smb", "smb", "v1beta1"), name);
+  const fs = stepper(node, "smb", "filesystem", "v1beta1", name);
+  const smb = stepper(node, "smb", "smb", "v1beta1", name);
   const staging = stormStaging("smb", i);
   const parent = staging.slice(0, staging.lastIndexOf("\\"));
   const exists = async (path: string) =>
@@ -289,10 +313,16 @@ export interface StormRun {
  * run with all of them (an AggregateError of StormStepErrors).
  */
 export async function restageStorm(
-  node: StormNode,
+  node: StormHost,
   { concurrent, perKind = stormVolumesPerKind }: { concurrent: boolean; perKind?: number },
 ): Promise<StormRun> {
-  await stepper(() => node.client("iscsi", "system", "v1alpha1"), "setup")("StartService", {
+  await stepper(
+    node,
+    "iscsi",
+    "system",
+    "v1alpha1",
+    "setup",
+  )("StartService", {
     name: "MSiSCSI",
   });
   const sequences = Array.from({ length: perKind }, (_, i) => [

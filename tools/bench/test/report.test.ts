@@ -177,7 +177,15 @@ describe("renderReport", () => {
     expect(met).toContain("| no-op grpc-js server (floor) |");
     expect(met).toContain("| refused by the policy |");
     expect(met).toContain("**0.30 ms** against a target of ≤ 0.50 ms median, met");
-    expect(met).toContain("The allowed call's overhead less the floor (1.10 ms)");
+    expect(met).toContain("The allowed call less the library call less the floor: **1.10 ms**");
+    expect(met).toContain(
+      "| allowed RPC − library call − floor ≤ 0.50 ms (median, one arrangement) | 1.10 ms (11.5 − 10.0 − 0.40 ms) | **fail** |",
+    );
+    const close = renderReport({
+      ...results(2, 100),
+      server: { ...server, direct: row("getBiosSerialNumber, library call", 10.8, 0.01) },
+    });
+    expect(close).toContain("| 0.30 ms (11.5 − 10.8 − 0.40 ms) | pass |");
     const missed = renderReport({
       ...results(2, 100),
       server: { ...server, denied: row("refused by the policy", 1.5, 0.001) },
@@ -189,26 +197,76 @@ describe("renderReport", () => {
     expect(renderReport({ ...results(2, 100), server })).not.toContain("against a target");
   });
 
-  it("reports the storm's wall time at once against one after another, and its host calls", () => {
-    const row = (mode: StormRow["mode"], wallMs: number, cmdlets: number, getDisk: number) =>
-      ({
-        mode,
-        wallMs,
-        cmdlets,
-        topCmdlets: [["Get-Disk", getDisk]],
-        sequences: 32,
-        rpcs: 289,
-      }) as const;
+  it("reports the storm's rows, through the server and on the library, and judges issue #37's targets", () => {
+    const row = (
+      mode: StormRow["mode"],
+      via: StormRow["via"],
+      cimLatencyMs: number,
+      wallMs: number,
+      cmdlets: number,
+    ): StormRow => ({
+      mode,
+      via,
+      cimLatencyMs,
+      wallMs,
+      cmdlets,
+      topCmdlets: [["Get-Disk", 90]],
+      sequences: 32,
+      rpcs: 289,
+    });
     const storm: StormRow[] = [
-      row("serial", 30_000, 2_000, 900),
-      row("concurrent", 45_000, 2_600, 1_200),
+      row("serial", "server", 0, 30_000, 600),
+      row("concurrent", "server", 0, 27_000, 610),
+      row("serial", "library", 0, 28_000, 530),
+      row("concurrent", "library", 0, 25_000, 530),
+      row("serial", "server", 50, 60_000, 600),
+      row("concurrent", "server", 50, 20_000, 640),
     ];
     const text = renderReport({ ...results(2, 100), storm });
     expect(text).toContain("## Restage storm through the server");
-    expect(text).toContain("| serial | 32 | 30.0 | 289 | 2000 | 6.9 | Get-Disk ×900 |");
-    expect(text).toContain("| concurrent | 32 | 45.0 | 289 | 2600 | 9.0 | Get-Disk ×1200 |");
-    expect(text).toContain("All at once ÷ one after another (wall time): 1.5×");
+    expect(text).toContain("| serial | server | 0 | 32 | 30.0 | 289 | 600 | 2.08 | Get-Disk ×90 |");
+    expect(text).toContain(
+      "| concurrent | server | 50 | 32 | 20.0 | 289 | 640 | 2.21 | Get-Disk ×90 |",
+    );
+    expect(text).toContain("all at once ÷ one after another (wall time): 0.90");
+    expect(text).toContain(
+      "| storm through the server ≤ 2.2 cmdlet calls per RPC, serial and concurrent | 2.08 serial, 2.11 concurrent | pass |",
+    );
+    expect(text).toContain(
+      "| storm all at once no slower than one after another (wall time ratio ≤ 1.0) | 0.90 (27.0 s vs 30.0 s) | pass |",
+    );
+    expect(text).toContain(
+      "| storm at a simulated 50 ms per CIM cmdlet: all at once ≥ 2× faster than one after another (default pool) | 3.0× (20.0 s vs 60.0 s) | pass |",
+    );
+    expect(text).toContain(
+      "| storm cmdlet calls through the server ÷ on the library directly ≤ 1.2 | 1.13 serial (600 vs 530), 1.15 concurrent (610 vs 530) | pass |",
+    );
+    const slow = renderReport({
+      ...results(2, 100),
+      storm: [row("serial", "server", 0, 30_000, 700), row("concurrent", "server", 0, 40_000, 640)],
+    });
+    expect(slow).toContain("| 2.42 serial, 2.21 concurrent | **fail** |");
+    expect(slow).toContain("| 1.33 (40.0 s vs 30.0 s) | **fail** |");
     expect(renderReport(results(2, 100))).not.toContain("Restage storm");
+  });
+
+  it("reports fairness between endpoint sets and judges it against 2×", () => {
+    const fairness = {
+      aloneMs: 8,
+      floodMs: 12,
+      samples: 40,
+      slowInFlight: 8,
+      refusedInFlight: 100,
+      slowMs: 2000,
+    };
+    const text = renderReport({ ...results(2, 100), fairness });
+    expect(text).toContain("## Fairness between endpoint sets");
+    expect(text).toContain("| while A floods | 12.0 |");
+    expect(text).toContain(
+      "| one endpoint set's call while another floods (slow and refused calls) ≤ 2× alone (median) | 1.5× (12.0 ms vs 8.00 ms) | pass |",
+    );
+    const unfair = renderReport({ ...results(2, 100), fairness: { ...fairness, floodMs: 17 } });
+    expect(unfair).toContain("| 2.1× (17.0 ms vs 8.00 ms) | **fail** |");
   });
 
   it("adds the round-trip section and its targets, failing what they miss", () => {
