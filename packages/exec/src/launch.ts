@@ -110,10 +110,15 @@ export function exitFailure(
       ? `with exit code ${String(result.exitCode)}`
       : `on signal ${result.signal}`;
   const lastLine = details.stderr.trim().split("\n").pop()?.trim();
+  const interrupted = result.signal !== undefined && outsideSignals.has(result.signal);
   return {
     kind: "failure",
-    code: "PROCESS_EXITED",
-    message: `PowerShell exited ${how} while running ${details.scriptName}${lastLine ? `: ${lastLine}` : "."}`,
+    // Ended by someone else: a Ctrl-C reaches every process of the terminal's group, and one
+    // still starting is in that group until it detaches. The library itself only sends SIGKILL.
+    code: interrupted ? "ABORTED" : "PROCESS_EXITED",
+    message: interrupted
+      ? `${details.scriptName} was aborted: its PowerShell process was ended by ${String(result.signal)} from outside.`
+      : `PowerShell exited ${how} while running ${details.scriptName}${lastLine ? `: ${lastLine}` : "."}`,
     exitCode: result.exitCode,
     signal: result.signal,
     cause: result.cause,
@@ -121,3 +126,6 @@ export function exitFailure(
     stdout: details.stdout,
   };
 }
+
+/** Signals that stop a process from outside (a terminal, a service manager), not a crash. */
+const outsideSignals = new Set(["SIGINT", "SIGTERM", "SIGHUP"]);
