@@ -3,6 +3,7 @@ import { execa } from "execa";
 import { onExit } from "signal-exit";
 import type { Outcome } from "./call.js";
 import type { ResolvedConfig } from "./config.js";
+import { locateOnWindows } from "./executable.js";
 
 const isWindows = process.platform === "win32";
 
@@ -62,9 +63,30 @@ export function killTree(subprocess: {
   }
 }
 
-/** Starts a long-lived PowerShell whose stdio the caller streams (session mode). */
-export function launchStreaming(config: ResolvedConfig) {
-  const subprocess = execa(config.executable, config.args, {
+/**
+ * The file to start, or undefined when it cannot be found: then nothing is started and the call
+ * is `EXECUTABLE_NOT_FOUND`. On Windows the name is resolved here, since execa (cross-spawn) runs
+ * a name it cannot resolve through `cmd.exe`, and the call would end as a process that exited
+ * with cmd's localised "is not recognized" text. Elsewhere the spawn itself reports ENOENT.
+ */
+export function startableFile(config: ResolvedConfig): string | undefined {
+  if (config.system.platform !== "win32") return config.executable;
+  return locateOnWindows(config.executable, { ...config.system, env: config.env });
+}
+
+/** The failure of a call whose PowerShell executable does not exist. */
+export function executableNotFound(config: ResolvedConfig, cause?: unknown): Outcome {
+  return {
+    kind: "failure",
+    code: "EXECUTABLE_NOT_FOUND",
+    message: `PowerShell executable "${config.executable}" was not found: install PowerShell or set the executable option.`,
+    cause,
+  };
+}
+
+/** Starts a long-lived PowerShell (`file`, from {@link startableFile}) whose stdio the caller streams (session mode). */
+export function launchStreaming(config: ResolvedConfig, file: string) {
+  const subprocess = execa(file, config.args, {
     ...launchOptions,
     env: config.env,
     buffer: false,
@@ -74,9 +96,9 @@ export function launchStreaming(config: ResolvedConfig) {
   return subprocess;
 }
 
-/** Starts a PowerShell that reads `input`, then stdin closes, and buffers its output (spawn mode). */
-export function launchBuffered(config: ResolvedConfig, input: string) {
-  const subprocess = execa(config.executable, config.args, {
+/** Starts a PowerShell (`file`) that reads `input`, then stdin closes, and buffers its output (spawn mode). */
+export function launchBuffered(config: ResolvedConfig, file: string, input: string) {
+  const subprocess = execa(file, config.args, {
     ...launchOptions,
     env: config.env,
     input,
@@ -96,15 +118,7 @@ export function exitFailure(
   },
   details: { stderr: string; stdout: string; scriptName: string },
 ): Outcome {
-  if (result.code === "ENOENT") {
-    return {
-      kind: "failure",
-      code: "EXECUTABLE_NOT_FOUND",
-      message: `PowerShell executable "${config.executable}" was not found: install PowerShell or set the executable option.`,
-      cause: result.cause,
-      ...details,
-    };
-  }
+  if (result.code === "ENOENT") return { ...executableNotFound(config, result.cause), ...details };
   const how =
     result.signal === undefined
       ? `with exit code ${String(result.exitCode)}`

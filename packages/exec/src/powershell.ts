@@ -113,5 +113,10 @@ class ProcessPowerShell implements PowerShell {
  * ```
  */
 export function createPowerShell(options: PowerShellOptions = {}): PowerShell {
-  return new ProcessPowerShell(resolveConfig(options));
+  return powerShellOn(resolveConfig(options));
+}
+
+/** A PowerShell on a resolved configuration (not exported: tests hand it another machine's). */
+export function powerShellOn(config: ResolvedConfig): PowerShell {
+  return new ProcessPowerShell(config);
 }
