@@ -205,8 +205,20 @@ while ($true) {
 exit 0
 `;
 
-/** The one-line `-Command` bootstrap: it reads the host script (base64 UTF-8) from the first stdin line. */
+/** The line the bootstrap prints, before {@link languageModeExitCode}, when PowerShell is not in FullLanguage mode. */
+export const languageModeMarker = "CsiProxy.LanguageMode";
+
+/** The exit code of a bootstrap that refused to start outside FullLanguage mode. */
+export const languageModeExitCode = 86;
+
+/**
+ * The one-line `-Command` bootstrap: it reads the host script (base64 UTF-8) from the first stdin
+ * line. It first checks the language mode: under an application control policy (WDAC, AppLocker)
+ * `-Command` text runs in ConstrainedLanguage (about_Language_Modes), where the method calls
+ * below fail; reading `LanguageMode` and `exit` are allowed there, so it says so and exits.
+ */
 export const bootstrapCommand =
+  `if ($ExecutionContext.SessionState.LanguageMode -ne 'FullLanguage') { '${languageModeMarker} ' + $ExecutionContext.SessionState.LanguageMode; exit ${languageModeExitCode} };` +
   "$s=[Console]::In.ReadLine();& ([scriptblock]::Create([Text.Encoding]::UTF8.GetString([Convert]::FromBase64String($s))))";
 
 /** The exact PowerShell the transport runs, exported so it can be audited and statically checked. */

@@ -4,6 +4,7 @@ import { onExit } from "signal-exit";
 import type { Outcome } from "./call.js";
 import type { ResolvedConfig } from "./config.js";
 import { locateOnWindows } from "./executable.js";
+import { languageModeExitCode, languageModeMarker } from "./host-script.js";
 
 const isWindows = process.platform === "win32";
 
@@ -119,6 +120,16 @@ export function exitFailure(
   details: { stderr: string; stdout: string; scriptName: string },
 ): Outcome {
   if (result.code === "ENOENT") return { ...executableNotFound(config, result.cause), ...details };
+  const mode = languageModeOf(result.exitCode, details.stdout);
+  if (mode !== undefined) {
+    return {
+      kind: "failure",
+      code: "FAILED_PRECONDITION",
+      message: `PowerShell runs in ${mode} mode (an App Control for Business/WDAC or AppLocker policy on this host); csi-proxy needs FullLanguage, so no script can run.`,
+      exitCode: result.exitCode,
+      ...details,
+    };
+  }
   const how =
     result.signal === undefined
       ? `with exit code ${String(result.exitCode)}`
@@ -143,3 +154,10 @@ export function exitFailure(
 
 /** Signals that stop a process from outside (a terminal, a service manager), not a crash. */
 const outsideSignals = new Set(["SIGINT", "SIGTERM", "SIGHUP"]);
+
+/** The language mode a process reported before exiting, when the bootstrap refused to start. */
+function languageModeOf(exitCode: number | undefined, stdout: string): string | undefined {
+  if (exitCode !== languageModeExitCode) return undefined;
+  const line = stdout.split(/\r?\n/).find((l) => l.startsWith(`${languageModeMarker} `));
+  return line?.slice(languageModeMarker.length + 1).trim().replace(/[^A-Za-z]/g, "") || undefined;
+}
