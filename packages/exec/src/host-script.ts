@@ -168,7 +168,8 @@ while ($true) {
                     }
                 }
                 for ($csiI = 4; $csiI -lt $csiFields.Length; $csiI += 2) { $csiSplat[$csiFields[$csiI]] = $csiUtf8.GetString([Convert]::FromBase64String($csiFields[$csiI + 1])) }
-                foreach ($csiName in $csiSplat.Keys) {
+                # PSBase: for a parameter named Keys, $csiSplat.Keys would be that parameter's value.
+                foreach ($csiName in $csiSplat.PSBase.Keys) {
                     if (-not $csiNames.ContainsKey($csiName)) {
                         $csiRecord = New-CsiFailure 'CsiProxy.UnknownParameter' ('The script declares no parameter named ''' + $csiName + '''.')
                         break
@@ -190,7 +191,9 @@ while ($true) {
     }
     if ($null -eq $csiRecord) {
         try {
+            # A lone $null is answered as null here: Windows PowerShell 5.1's ConvertTo-Json writes nothing for it.
             if ($csiOut.Count -eq 0) { $csiReply = 'r 0 -' }
+            elseif ($csiOut.Count -eq 1 -and $null -eq $csiOut[0]) { $csiReply = 'r 1 bnVsbA==' }
             elseif ($csiOut.Count -eq 1) { $csiReply = 'r 1 ' + [Convert]::ToBase64String($csiUtf8.GetBytes((ConvertTo-Json -InputObject $csiOut[0] -Depth $csiDepth -Compress))) }
             else { $csiReply = 'r ' + $csiOut.Count + ' ' + [Convert]::ToBase64String($csiUtf8.GetBytes((ConvertTo-Json -InputObject $csiOut.ToArray() -Depth $csiDepth -Compress))) }
         } catch {

@@ -1,10 +1,12 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describeWithPwsh } from "@csi-proxy/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPowerShell, ps, transportScripts, type ExecMode } from "../src/index.js";
 
+const fixture = (name: string) => fileURLToPath(new URL(`fixtures/${name}`, import.meta.url));
 const modes: ExecMode[] = ["session", "spawn"];
 
 describe("transportScripts", () => {
@@ -23,11 +25,39 @@ describe("transportScripts", () => {
       /^if \(\$ExecutionContext\.SessionState\.LanguageMode -ne 'FullLanguage'\) \{ 'CsiProxy\.LanguageMode ' \+ \$ExecutionContext\.SessionState\.LanguageMode; exit 86 \};\$s=\[Console\]::In/,
     );
   });
+
+  it("answers a lone $null without ConvertTo-Json, which writes nothing for it on 5.1", () => {
+    expect(transportScripts.host).toContain(
+      "elseif ($csiOut.Count -eq 1 -and $null -eq $csiOut[0]) { $csiReply = 'r 1 bnVsbA==' }",
+    );
+    expect(Buffer.from("bnVsbA==", "base64").toString()).toBe("null");
+  });
 });
 
 describeWithPwsh("the host script on real pwsh", (pwsh) => {
   const scratch = mkdtempSync(join(tmpdir(), "exec-host-"));
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it.each(modes)(
+    "%s mode: a lone $null result is null under 5.1's ConvertTo-Json",
+    async (mode) => {
+      const shell = createPowerShell({
+        executable: pwsh,
+        mode,
+        modules: [fixture("convertto-json-51.psm1")],
+      });
+      try {
+        expect(await shell.run(ps("test.null")`$null`)).toBeNull();
+        expect(
+          await shell.run(ps("test.echo")`param($Value) , $Value`, { Value: null }),
+        ).toBeNull();
+        // The shim is in force: other results still go through it.
+        expect(await shell.run(ps("test.one")`1`)).toBe(1);
+      } finally {
+        await shell.close();
+      }
+    },
+  );
 
   it.each(modes)(
     "%s mode: ConstrainedLanguage (WDAC, AppLocker) is one clear FAILED_PRECONDITION",
@@ -58,4 +88,16 @@ describeWithPwsh("the host script on real pwsh", (pwsh) => {
       }
     },
   );
+
+  it("binds parameters named like a hashtable's own members (Keys, Values, Count)", async () => {
+    const shell = createPowerShell({ executable: pwsh });
+    try {
+      const members = ps(
+        "test.members",
+      )`param($Keys, [string]$Values, $Count) @($Keys[0], $Values, $Count) -join ','`;
+      expect(await shell.run(members, { Keys: ["k"], Values: "v", Count: 3 })).toBe("k,v,3");
+    } finally {
+      await shell.close();
+    }
+  });
 });
