@@ -159,5 +159,6 @@ const outsideSignals = new Set(["SIGINT", "SIGTERM", "SIGHUP"]);
 function languageModeOf(exitCode: number | undefined, stdout: string): string | undefined {
   if (exitCode !== languageModeExitCode) return undefined;
   const line = stdout.split(/\r?\n/).find((l) => l.startsWith(`${languageModeMarker} `));
-  return line?.slice(languageModeMarker.length + 1).trim().replace(/[^A-Za-z]/g, "") || undefined;
+  const mode = line?.slice(languageModeMarker.length + 1).replace(/[^A-Za-z]/g, "");
+  return mode === "" ? undefined : mode;
 }
