@@ -116,6 +116,9 @@ $csiSpace = [char[]]@(' ')
 $csiStop = [System.Management.Automation.ActionPreference]::Stop
 $csiSilent = [System.Management.Automation.ActionPreference]::SilentlyContinue
 $csiConfirmNone = [System.Management.Automation.ConfirmImpact]::None
+# JSON is read by the method behind ConvertFrom-Json, not the cmdlet: module logging records every cmdlet's
+# parameter values (ParameterBinderBase), and these carry the call's values. Its error comes back in this variable.
+$csiJsonError = $null
 while ($true) {
     $csiId = '?'
     $csiRecord = $null
@@ -133,7 +136,8 @@ while ($true) {
         $global:ConfirmPreference = $csiConfirmNone
         if (-not $csiReady) {
             $csiId = '0'
-            $csiInit = ConvertFrom-Json -InputObject ($csiUtf8.GetString([Convert]::FromBase64String($csiLine.Trim())))
+            $csiInit = [Microsoft.PowerShell.Commands.JsonObject]::ConvertFromJson($csiUtf8.GetString([Convert]::FromBase64String($csiLine.Trim())), [ref]$csiJsonError)
+            if ($null -ne $csiJsonError) { throw $csiJsonError }
             $csiTag = [string]$csiInit.tag
             $csiDepth = [int]$csiInit.depth
             foreach ($csiModule in @($csiInit.modules)) {
@@ -163,9 +167,9 @@ while ($true) {
                 $csiNames = $csiDeclared[$csiKey]
                 $csiSplat = @{}
                 if ($csiFields[3] -ne '-') {
-                    foreach ($csiParam in (ConvertFrom-Json -InputObject ($csiUtf8.GetString([Convert]::FromBase64String($csiFields[3])))).PSObject.Properties) {
-                        $csiSplat[$csiParam.Name] = ConvertFrom-CsiWire $csiParam.Value
-                    }
+                    $csiValues = [Microsoft.PowerShell.Commands.JsonObject]::ConvertFromJson($csiUtf8.GetString([Convert]::FromBase64String($csiFields[3])), [ref]$csiJsonError)
+                    if ($null -ne $csiJsonError) { throw $csiJsonError }
+                    foreach ($csiParam in $csiValues.PSObject.Properties) { $csiSplat[$csiParam.Name] = ConvertFrom-CsiWire $csiParam.Value }
                 }
                 for ($csiI = 4; $csiI -lt $csiFields.Length; $csiI += 2) { $csiSplat[$csiFields[$csiI]] = $csiUtf8.GetString([Convert]::FromBase64String($csiFields[$csiI + 1])) }
                 # PSBase: for a parameter named Keys, $csiSplat.Keys would be that parameter's value.

@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -98,6 +98,48 @@ describeWithPwsh("the host script on real pwsh", (pwsh) => {
       expect(await shell.run(members, { Keys: ["k"], Values: "v", Count: 3 })).toBe("k,v,3");
     } finally {
       await shell.close();
+    }
+  });
+
+  it("passes no call's value to a cmdlet, which module logging would record", async () => {
+    // Every cmdlet the transport itself calls, each recorded with its arguments.
+    const defined = new Set(
+      [...transportScripts.host.matchAll(/function ([\w-]+)/g)].map((m) => m[1]),
+    );
+    const cmdlets = [
+      ...new Set(transportScripts.host.match(/\b[A-Z][A-Za-z]+-[A-Z][A-Za-z]+\b/g)),
+    ].filter((name) => !defined.has(name));
+    expect(cmdlets).toContain("ConvertTo-Json");
+    const record = join(scratch, "cmdlet-args.log");
+    const shell = createPowerShell({
+      executable: pwsh,
+      modules: [fixture("record-cmdlet-args.psm1")],
+      env: { CSI_TEST_RECORDED: cmdlets.join(","), CSI_TEST_RECORD: record },
+    });
+    const secrets = ["top-level-secret-5678", "nested-secret-1234", "listed-secret-9012"] as const;
+    try {
+      const lengths = await shell.run(
+        ps(
+          "test.secrets",
+        )`param([string]$Password, $Options, $List) $Password.Length + $Options.inner.secret.Length + $List[0].Length`,
+        { Password: secrets[0], Options: { inner: { secret: secrets[1] } }, List: [secrets[2]] },
+      );
+      expect(lengths).toBe(secrets.join("").length);
+      // The recorder sees what a script hands a cmdlet itself: that is the script's to avoid.
+      await shell.run(
+        ps("test.leak")`param([string]$Token) $null = ConvertTo-Json -InputObject $Token`,
+        {
+          Token: "handed-to-a-cmdlet",
+        },
+      );
+    } finally {
+      await shell.close();
+    }
+    const recorded = readFileSync(record, "utf8");
+    expect(recorded).toContain("ConvertTo-Json -InputObject handed-to-a-cmdlet");
+    for (const secret of secrets) {
+      expect(recorded).not.toContain(secret);
+      expect(recorded).not.toContain(Buffer.from(secret).toString("base64"));
     }
   });
 });
