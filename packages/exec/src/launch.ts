@@ -19,6 +19,9 @@ const launchOptions = {
   stripFinalNewline: false,
   killSignal: "SIGKILL",
   forceKillAfterDelay: false,
+  // Windows PowerShell 5.1 writes stderr (and stray stdout) in the console's OEM code page
+  // (Console uses GetConsoleOutputCP), so non-ASCII in that text may read garbled here. Frames,
+  // results and error records are base64 ASCII and are not affected.
   encoding: "utf8",
 } as const;
 
