@@ -1,6 +1,9 @@
 import type { Call } from "./call.js";
 import type { ResolvedConfig } from "./config.js";
+import { executableNotFound, startableFile } from "./launch.js";
 import { SessionWorker } from "./session-worker.js";
+
+const missing = Symbol("executable not found");
 
 /** How busy a pool of PowerShell processes is at one moment; reading it changes nothing. */
 export interface PowerShellStats {
@@ -66,7 +69,8 @@ export class SessionPool {
       const worker = this.takeIdle() ?? this.spawn();
       if (worker === undefined) return;
       this.queue.shift();
-      worker.dispatch(call);
+      if (worker === missing) call.complete(executableNotFound(this.config));
+      else worker.dispatch(call);
     }
   }
 
@@ -76,10 +80,14 @@ export class SessionPool {
     return worker;
   }
 
-  private spawn(): SessionWorker | undefined {
+  /** A new process, none when the pool is full, or `missing` when the executable is not there. */
+  private spawn(): SessionWorker | typeof missing | undefined {
     if (this.workers.size >= this.config.poolSize) return undefined;
+    const file = startableFile(this.config);
+    if (file === undefined) return missing;
     const worker = new SessionWorker(
       this.config,
+      file,
       (w) => {
         this.idle.push(w);
         this.pump();
