@@ -205,14 +205,11 @@ describeWithPwsh("the Go drivers' node sequences over the wire", (pwsh) => {
             expect(await kubelet(step)).toEqual([]);
             expect(await kubelet(step)).toEqual([]);
           }
+          const node = new GoNode(bin, sets ? setOf(d) : undefined);
           for (const path of replay.holds().paths) {
-            expect(
-              await new GoNode(bin, sets ? setOf(d) : undefined).call(
-                "filesystem-v1",
-                "PathExists",
-                { path },
-              ),
-            ).toEqual({ exists: false });
+            expect(await node.call("filesystem-v1", "PathExists", { path })).toEqual({
+              exists: false,
+            });
           }
         });
       }
