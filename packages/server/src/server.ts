@@ -30,8 +30,14 @@ import {
 import { serveMetrics, type MetricsListener } from "./metrics/listener.js";
 import { ServerMetrics } from "./metrics/registry.js";
 import { grpcStatusOf } from "./status.js";
+import { guardedPeer, peerHeader } from "./wire/peer-header.js";
 import { detailsOf } from "./upstream-text.js";
-import { boundDetails, grpcServerOptions } from "./wire-limits.js";
+import {
+  boundDetails,
+  defaultWireLimits,
+  grpcServerOptions,
+  type WireLimits,
+} from "./wire-limits.js";
 
 /** Options of {@link startServer}; the bin's flags map onto them one to one. */
 export interface ServerOptions {
@@ -73,6 +79,8 @@ export interface ServerOptions {
   readonly tokens?: TokenSettings;
   /** `--metrics-bind-address` (`:9090`, `127.0.0.1:9090`): serve upstream's gRPC metrics at `/metrics`. */
   readonly metricsBindAddress?: string;
+  /** What a connection may hold before it is authenticated; {@link defaultWireLimits} where not given. */
+  readonly wireLimits?: Partial<WireLimits>;
 }
 
 /** Where a simulated node lives (`--simulate`). */
@@ -116,8 +124,6 @@ export const defaultPowershellPool = 4;
 /** The default of `--kubelet-path`, as upstream. */
 export const defaultKubeletPath = "C:\\var\\lib\\kubelet";
 
-const shutdownGraceMs = 5_000;
-
 /** All a caller whose token was refused learns; the audit log says why. */
 export const tokenRefused = "The call's credentials were refused.";
 
@@ -141,7 +147,9 @@ function unary(
       return;
     }
     const request = call.request;
-    handler(call.metadata.get("authorization"), request, options, call.getPeer()).then(
+    // The peer the transport read (wire/peer-header.ts): grpc-js sees only the guard's stream.
+    const peer = guardedPeer(call.metadata.get(peerHeader)) ?? call.getPeer();
+    handler(call.metadata.get("authorization"), request, options, peer).then(
       (response) => {
         end?.(status.OK);
         callback(null, response);
@@ -208,9 +216,12 @@ function checkEndpointSets(sets: readonly string[] | undefined): readonly string
   return sets;
 }
 
-function shutdown(server: Server): Promise<void> {
+function shutdown(server: Server, graceMs: number): Promise<void> {
   return new Promise((resolve) => {
-    const force = setTimeout(() => server.forceShutdown(), shutdownGraceMs);
+    const force = setTimeout(() => {
+      server.forceShutdown();
+      resolve();
+    }, graceMs);
     server.tryShutdown(() => {
       clearTimeout(force);
       resolve();
@@ -240,6 +251,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // A SID that would open the pipes too wide is refused before the node is touched.
   if (pipes !== undefined) pipeSddl(pipes.sids ?? []);
   const endpointSets = checkEndpointSets(options.endpointSets);
+  const limits: WireLimits = { ...defaultWireLimits, ...options.wireLimits };
   // Checked by the exec core as its poolSize (1 to 64, INVALID_ARGUMENT) when the node starts.
   const pool = options.powershellPool ?? defaultPowershellPool;
   const kubeletPath = windowsPath(options.kubeletPath ?? defaultKubeletPath);
@@ -291,7 +303,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // One gRPC server per endpoint: which set a call came in on is known by where it landed.
   const servers: EndpointServer[] = endpointSets.flatMap((endpointSet) =>
     servedApis.map((api) => {
-      const server = new Server(grpcServerOptions);
+      const server = new Server(grpcServerOptions(limits));
       server.addService(
         serviceDefinition(api),
         implementation(api, endpointSet, context, guard, metrics),
@@ -306,8 +318,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       metricsListener = await serveMetrics(options.metricsBindAddress, metrics);
     listening =
       pipes === undefined
-        ? await listenOnSockets(servers, options.socketDir, options.socketMode ?? 0o600)
-        : await listenOnPipes(servers, pipes);
+        ? await listenOnSockets(servers, options.socketDir, options.socketMode ?? 0o600, limits)
+        : await listenOnPipes(servers, pipes, limits);
   } catch (error) {
     for (const { server } of servers) server.forceShutdown();
     await metricsListener?.close();
@@ -325,8 +337,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     policyWarning: policy.warning,
     close() {
       closing ??= (async () => {
+        // Turned away first: a client reconnecting after the GOAWAY (grpc-go does at once) must
+        // not land in a server that has shut down; then every connection left is ended.
+        listening.stop();
         try {
-          await Promise.all(servers.map(({ server }) => shutdown(server)));
+          await Promise.all(servers.map(({ server }) => shutdown(server, limits.closeGraceMs)));
         } finally {
           await listening.close();
           await metricsListener?.close();
