@@ -127,6 +127,20 @@ export const defaultKubeletPath = "C:\\var\\lib\\kubelet";
 /** All a caller whose token was refused learns; the audit log says why. */
 export const tokenRefused = "The call's credentials were refused.";
 
+/** The call's deadline in ms since the epoch; Infinity when it has none. */
+function deadlineOf(call: ServerUnaryCall<Message, Message>): number {
+  const deadline = call.getDeadline();
+  return deadline instanceof Date ? deadline.getTime() : deadline;
+}
+
+/**
+ * The time kept back from the library's work for the answer to reach the client: 250 ms, or a
+ * quarter of a shorter deadline, so a short deadline still leaves the library most of itself.
+ */
+function answerMarginMs(remainingMs: number): number {
+  return Math.min(250, remainingMs / 4);
+}
+
 function unary(
   api: ServedApi,
   rpc: string,
@@ -136,16 +150,18 @@ function unary(
   const labels = { service: `${api.version}.${api.service}`, method: rpc };
   return (call: ServerUnaryCall<Message, Message>, callback: sendUnaryData<Message>): void => {
     const end = metrics?.begin(labels);
-    const options = callOptionsFromGrpcCall(call);
     const fail = (code: status, details: string) => {
       end?.(code);
       // A caller's long path echoed in full would not fit in the trailers (wire-limits.ts).
       callback({ code, details: boundDetails(details) });
     };
-    if (options.deadline !== undefined && Number(options.deadline) <= Date.now()) {
+    // The client's own deadline decides, not the one less the margin (a 250 ms one was refused).
+    const remainingMs = deadlineOf(call) - Date.now();
+    if (remainingMs <= 0) {
       fail(status.DEADLINE_EXCEEDED, `${rpc}: the deadline had passed before the call started.`);
       return;
     }
+    const options = callOptionsFromGrpcCall(call, { marginMs: answerMarginMs(remainingMs) });
     const request = call.request;
     // The peer the transport read (wire/peer-header.ts): grpc-js sees only the guard's stream.
     const peer = guardedPeer(call.metadata.get(peerHeader)) ?? call.getPeer();
