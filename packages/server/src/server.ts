@@ -30,6 +30,7 @@ import {
 import { serveMetrics, type MetricsListener } from "./metrics/listener.js";
 import { ServerMetrics } from "./metrics/registry.js";
 import { grpcStatusOf } from "./status.js";
+import { simulatedDetails } from "./simulated-details.js";
 import { guardedPeer, peerHeader } from "./wire/peer-header.js";
 import { detailsOf } from "./upstream-text.js";
 import {
@@ -146,6 +147,7 @@ function unary(
   rpc: string,
   handler: GuardedRpc,
   metrics: ServerMetrics | undefined,
+  hostDetails: (details: string) => string,
 ) {
   const labels = { service: `${api.version}.${api.service}`, method: rpc };
   return (call: ServerUnaryCall<Message, Message>, callback: sendUnaryData<Message>): void => {
@@ -175,7 +177,7 @@ function unary(
         const redact = createRedactor(secretsOf(request));
         // Why a token was refused (expired, forged, wrong audience) is for the audit log only.
         if (error instanceof UnauthenticatedError) fail(status.UNAUTHENTICATED, tokenRefused);
-        else fail(grpcStatusOf(error), redact(detailsOf(api.group, rpc, error)));
+        else fail(grpcStatusOf(error), redact(hostDetails(detailsOf(api.group, rpc, error))));
       },
     );
   };
@@ -187,6 +189,7 @@ function implementation(
   context: HandlerContext,
   guard: GuardContext,
   metrics: ServerMetrics | undefined,
+  hostDetails: (details: string) => string,
 ): UntypedServiceImplementation {
   const handlers = handlersFor(api, context);
   const out: UntypedServiceImplementation = {};
@@ -194,7 +197,8 @@ function implementation(
     const handler = handlers[rpc];
     if (handler === undefined) throw new Error(`${api.endpoint}: no handler for ${rpc}.`);
     const where = { endpoint: `${api.group}-${api.version}`, endpointSet };
-    out[rpc] = unary(api, rpc, guarded(where, `${api.group}.${rpc}`, handler, guard), metrics);
+    const guardedRpc = guarded(where, `${api.group}.${rpc}`, handler, guard);
+    out[rpc] = unary(api, rpc, guardedRpc, metrics, hostDetails);
   }
   return out;
 }
@@ -316,13 +320,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
             })),
           ),
         );
+  // The simulated node's host paths are the simulator's; a caller asked about Windows paths.
+  const simulator = node.simulator;
+  const hostDetails =
+    simulator === undefined
+      ? (details: string) => details
+      : (details: string) => simulatedDetails(details, simulator.root);
   // One gRPC server per endpoint: which set a call came in on is known by where it landed.
   const servers: EndpointServer[] = endpointSets.flatMap((endpointSet) =>
     servedApis.map((api) => {
       const server = new Server(grpcServerOptions(limits));
       server.addService(
         serviceDefinition(api),
-        implementation(api, endpointSet, context, guard, metrics),
+        implementation(api, endpointSet, context, guard, metrics, hostDetails),
       );
       return { api, endpointSet, server };
     }),
