@@ -191,28 +191,23 @@ describeWithGo("grpc-go 1.33 clients (upstream's dialling) against csi-proxy-ser
         expect(result, `${result.deadlineMs} ms: ${result.message}`).toMatchObject({ code: 0 });
   }, 60_000);
 
-  it("a deadline ends a hung host call as DEADLINE_EXCEEDED; the next call answers", async () => {
-    const faults = join(bin.ready.simulator.dir, "faults.json");
+  /** GetDiskState while the node holds Get-Disk (a fault), ended by `how`; then the next call. */
+  function hung(how: string): Promise<Outcome[]> {
     writeFileSync(
-      faults,
+      join(bin.ready.simulator.dir, "faults.json"),
       JSON.stringify([{ command: "Get-Disk", action: "delay", delayMs: 600_000, times: 1 }]),
     );
-    const [held, next] = await runGo<Outcome & { elapsedMs?: number }>(
-      "hung",
-      plan("pipe"),
-      "timeout:1500",
-    );
+    return runGo<Outcome>("hung", plan("pipe"), how);
+  }
+
+  it("a deadline ends a hung host call as DEADLINE_EXCEEDED; the next call answers", async () => {
+    const [held, next] = await hung("timeout:1500");
     expect(held).toMatchObject({ codeName: "DeadlineExceeded" });
     expect(next).toMatchObject({ codeName: "OK", response: { is_online: true } });
   }, 90_000);
 
   it("a cancelled context cancels the call on the server; the next call answers", async () => {
-    const faults = join(bin.ready.simulator.dir, "faults.json");
-    writeFileSync(
-      faults,
-      JSON.stringify([{ command: "Get-Disk", action: "delay", delayMs: 600_000, times: 1 }]),
-    );
-    const [held, next] = await runGo<Outcome>("hung", plan("pipe"), "cancel");
+    const [held, next] = await hung("cancel");
     expect(held).toMatchObject({ codeName: "Canceled" });
     expect(next).toMatchObject({ codeName: "OK", response: { is_online: true } });
   }, 90_000);
