@@ -3,7 +3,7 @@ import { ClientFrames } from "./client-frames.js";
 import type { HeldBudget } from "./connections.js";
 import { ErrorCode, Flag, FrameType, goAway, rstStream, type FrameHeader } from "./frames.js";
 import { unindexedField } from "./hpack.js";
-import { peerHeader } from "./peer-header.js";
+import { peerHeader, peerValue } from "./peer-header.js";
 import { ServerFrames } from "./server-frames.js";
 
 /** What a guard needs of the connection it watches. */
@@ -71,7 +71,7 @@ export class ConnectionGuard {
     this.#held = held;
     this.#client = new ClientFrames(
       (header) => this.#fromClientFrame(header),
-      unindexedField(peerHeader, peer),
+      unindexedField(peerHeader, peerValue(peer)),
     );
     this.#handshake = setTimeout(() => {
       this.#handshake = undefined;
