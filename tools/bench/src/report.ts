@@ -310,7 +310,7 @@ function serverLines(server: ServerResults | undefined): string[] {
     ...table(rowHeader, rowAlign, [
       rowCells(server.direct, undefined),
       rowCells(server.viaServer, undefined),
-      ...[server.denied, server.floor].flatMap((r) =>
+      ...[server.denied, server.rewritten, server.floor].flatMap((r) =>
         r === undefined ? [] : [rowCells(r, undefined)],
       ),
     ]),
@@ -343,6 +343,17 @@ function floorLines(server: ServerResults, overhead: number): string[] {
   return [
     "",
     `The floor is the same RPC on the same kind of socket from the same client, answered at once by a bare \`@grpc/grpc-js\` server in a process of its own (as the server is): ${formatMs(floor)} ms median. The refused row is the same RPC on an endpoint set the policy grants nothing: identity, policy decision, audit line and status mapping, and no host call. The server's own work per RPC is the refused row less the floor: **${formatMs(own)} ms** against a target of ≤ ${formatMs(serverOverheadTargetMs)} ms median, ${met ? "met" : "**not met** in this run"}. The allowed call's overhead less the floor (${formatMs(overhead - floor)} ms) adds the group call's dispatch and the difference between two PowerShell processes on a shared machine.`,
+    ...rewriteLines(server),
+  ];
+}
+
+// What serving grpc-go up to 1.56 costs: its :authority rewritten, the client's HPACK table followed.
+function rewriteLines(server: ServerResults): string[] {
+  if (server.rewritten === undefined || server.denied === undefined) return [];
+  const extra = server.rewritten.median - server.denied.median;
+  return [
+    "",
+    `The rewritten row is the refused row from a client whose \`:authority\` nghttp2 refuses, as grpc-go up to 1.56 sends upstream's pipe target (\`\\\\.\\\\pipe\\\\csi-proxy-…\`): the server follows that client's HPACK table and rewrites the field on every connection where it was ever refused (\`packages/server/src/wire/\`). It costs ${formatMs(extra)} ms per call over the refused row (median minus median). Every connection, on a Unix socket or a pipe, passes the server's connection guard in JavaScript: on a pipe its bytes always went through JavaScript (\`PipeDuplex\`); on a Unix socket the guard moves the HTTP/2 session off the socket's native handle onto Node's JavaScript stream, a hop the refused row includes and the floor does not.`,
   ];
 }
 

@@ -26,6 +26,11 @@ export interface ServerResults {
   readonly viaServer: Row;
   /** The same RPC refused by the server's policy: identity, decision, audit line, status; no host call. */
   readonly denied?: Row | undefined;
+  /**
+   * The refused RPC again with the :authority grpc-go up to 1.56 sends (upstream's pipe target),
+   * which the server rewrites on the way in (`src/wire/`) before nghttp2 reads it.
+   */
+  readonly rewritten?: Row | undefined;
   /** The same RPC answered by a grpc-js server that does nothing, on the same kind of socket. */
   readonly floor?: Row | undefined;
   readonly memory: ServerMemory;
@@ -128,6 +133,9 @@ export async function measureServer(pwsh: string): Promise<ServerResults> {
   const pid = started.child.pid ?? 0;
   const client = new V1Client(socket, "system", "v1alpha1");
   const deniedClient = new V1Client(deniedSocket, "system", "v1alpha1");
+  const oldGoClient = new V1Client(deniedSocket, "system", "v1alpha1", {
+    "grpc.default_authority": String.raw`\\.\\pipe\\csi-proxy-system-v1alpha1`,
+  });
   const call = client.bare("GetBIOSSerialNumber");
   try {
     await call();
@@ -145,12 +153,20 @@ export async function measureServer(pwsh: string): Promise<ServerResults> {
       refused,
       budget,
     );
+    const refusedOldGo = refusedCall(oldGoClient);
+    await refusedOldGo();
+    const rewritten = await measureCalls(
+      "GetBIOSSerialNumber, refused, :authority as grpc-go ≤ 1.56 sends it (rewritten)",
+      refusedOldGo,
+      budget,
+    );
     // Same run, same kind of socket, same client: what gRPC alone costs.
     const floor = await measureFloor(dir);
     return {
       direct,
       viaServer,
       denied,
+      rewritten,
       floor,
       memory: {
         readyMiB: ready?.rssMiB ?? Number.NaN,
@@ -162,6 +178,7 @@ export async function measureServer(pwsh: string): Promise<ServerResults> {
   } finally {
     client.close();
     deniedClient.close();
+    oldGoClient.close();
     await started.stop();
     rmSync(dir, { recursive: true, force: true });
   }
