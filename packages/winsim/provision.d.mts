@@ -4,7 +4,11 @@ export declare const pwshVersion: string;
 export declare function pwshPathIn(toolDir: string): string;
 /** The first `name` on `path` (default: PATH; Windows adds .exe), resolved through links. */
 export declare function findOnPath(name: string, path?: string): string | undefined;
-/** The PowerShell version `path` reports (`$PSVersionTable.PSVersion`), or undefined when it does not start. */
+/**
+ * The PowerShell version `path` reports (`$PSVersionTable.PSVersion`), or undefined when it does
+ * not start; throws an Error with `code` `ABORTED` when the probe was killed by SIGINT, SIGTERM or
+ * SIGHUP (an interrupted run says nothing of whether pwsh runs).
+ */
 export declare function pwshVersionOf(path: string): string | undefined;
 /** Whether `dotnet --version` runs. */
 export declare function hasDotnet(): boolean;

@@ -56,6 +56,17 @@ export function pwshVersionOf(path) {
     // group) must not kill the probe and pass for "pwsh does not run"; the caller handles it.
     { encoding: "utf8", timeout: 60_000, detached: !isWindows },
   );
+  // Killed from outside (a Ctrl-C that reached it before it left the terminal's group): the run
+  // was interrupted, which says nothing of whether pwsh runs.
+  if (probe.signal === "SIGINT" || probe.signal === "SIGTERM" || probe.signal === "SIGHUP") {
+    throw Object.assign(
+      new Error(`The PowerShell probe of ${path} was interrupted (${probe.signal}).`),
+      {
+        code: "ABORTED",
+        signal: probe.signal,
+      },
+    );
+  }
   return probe.status === 0 ? probe.stdout.trim() : undefined;
 }
 

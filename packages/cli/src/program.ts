@@ -9,6 +9,7 @@ import { exitCodeTable, exitCodes } from "./exit-codes.js";
 import { failureOf } from "./failure.js";
 import { writeLine, type CliIo } from "./io.js";
 import { createGroups, type GroupsFactory } from "./node.js";
+import { pendingSignalsDelivered } from "./pending-signals.js";
 import { Session } from "./session.js";
 
 /** What {@link runCli} runs with; every field defaults to the real process and node. */
@@ -102,7 +103,7 @@ export async function runCli(argv: readonly string[], options: CliOptions = {}):
     if (error instanceof CommanderError) return commanderExit(error);
     // A Ctrl-C that ended a child first may still wait in the event loop: let it land, so the
     // failure it caused counts as the cancellation.
-    if (options.signal !== undefined) await new Promise((resolve) => setImmediate(resolve));
+    if (options.signal !== undefined) await pendingSignalsDelivered();
     const failure = failureOf(error, options.signal);
     writeLine(io.stderr, failure.line);
     return failure.exitCode;

@@ -1,8 +1,16 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describeWithPwsh } from "@csi-proxy/test-utils";
+import { describeWithPwsh, waitFor } from "@csi-proxy/test-utils";
 import { Simulator } from "@csi-proxy/winsim";
 import { afterAll, expect, it } from "vitest";
 import { exitCodes } from "../src/index.js";
@@ -29,6 +37,45 @@ describeWithPwsh("csi-proxy --simulate at a terminal", (pwsh) => {
       expect(await run.exit).toBe(exitCodes.ABORTED);
       expect(run.output()).toMatch(/csi-proxy: ABORTED: [^\r\n]+\r?\n/);
       expect(run.output()).not.toContain("Reading disks");
+      expect(winsimFolders(tmp)).toEqual([]);
+    },
+  );
+
+  // A child started with `detached` leaves the terminal's process group only once it runs setsid()
+  // after fork; a Ctrl-C in between (milliseconds on a busy machine) is queued for it too and kills
+  // it the moment it starts. This pwsh is slow to start, and the test sends the SIGINT to the
+  // foreground group and to the starting child inside that window, as the terminal would.
+  it.skipIf(!hasScript)(
+    "a Ctrl-C that kills the pwsh probe as it starts is ABORTED, not EXECUTABLE_NOT_FOUND",
+    async () => {
+      const dir = mkdtempSync(join(scratch, "race-"));
+      const started = join(dir, "probe-started");
+      const slowPwsh = join(dir, "pwsh");
+      writeFileSync(
+        slowPwsh,
+        [
+          "#!/bin/sh",
+          'for arg in "$@"; do case "$arg" in *PSVersionTable*)',
+          `  echo "$$ $PPID" > '${started}'; exec sleep 30;;`,
+          "esac; done",
+          `exec '${pwsh}' "$@"`,
+          "",
+        ].join("\n"),
+      );
+      chmodSync(slowPwsh, 0o755);
+      const tmp = mkdtempSync(join(dir, "tmp-"));
+      const run = inTerminal(["--simulate", "disks", "list"], {
+        CSI_WINSIM_PWSH: slowPwsh,
+        TMPDIR: tmp,
+      });
+      expect(
+        await waitFor(() => existsSync(started) && readFileSync(started, "utf8").endsWith("\n")),
+      ).toBe(true);
+      const [probe, bin] = readFileSync(started, "utf8").trim().split(" ").map(Number);
+      process.kill(-Number(bin), "SIGINT");
+      process.kill(Number(probe), "SIGINT");
+      expect(await run.exit).toBe(exitCodes.ABORTED);
+      expect(run.output()).toMatch(/csi-proxy: ABORTED: interrupted \(Ctrl-C\)/);
       expect(winsimFolders(tmp)).toEqual([]);
     },
   );

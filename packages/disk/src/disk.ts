@@ -151,7 +151,11 @@ export class Disk {
     for (const entry of entries) {
       const serialNumber = normalizeSerialNumber(entry.serialNumber);
       if (entry.error === null && entry.page83 !== null && entry.number !== null) {
-        diskIds.set(entry.number, { page83: entry.page83, serialNumber });
+        diskIds.set(entry.number, {
+          page83: entry.page83,
+          serialNumber,
+          isSystemDisk: entry.isSystemDisk === true,
+        });
       } else {
         const { message, win32Error } = entry.error ?? {
           message: "The disk has no number.",

@@ -87,6 +87,8 @@ export interface HostDiskId {
   readonly path: string;
   /** `MSFT_Disk.SerialNumber` untouched (may be null or blank-padded). */
   readonly serialNumber: string | null;
+  /** `MSFT_Disk.IsBoot` or `IsSystem`: the disk Windows started from or holds its system on. */
+  readonly isSystemDisk?: boolean;
   /** The page-83 identifier by upstream's rule (`""` when none); null when the device could not be read. */
   readonly page83: string | null;
   /** Why the device could not be read, with the Win32 error code when known; null on success. */

@@ -135,6 +135,8 @@ namespace CsiProxy
         number       = $disk.Number
         path         = $disk.Path
         serialNumber = $disk.SerialNumber
+        isBoot       = [bool]$disk.IsBoot
+        isSystem     = [bool]$disk.IsSystem
         page83       = $null
         error        = $null
     }

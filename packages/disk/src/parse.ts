@@ -157,6 +157,7 @@ export function parseDiskIds(value: unknown): HostDiskId[] {
       number: diskNumberOrNull(item.number),
       path: stringOrNull(item.path) ?? "",
       serialNumber: stringOrNull(item.serialNumber),
+      isSystemDisk: item.isBoot === true || item.isSystem === true,
       page83,
       error,
     };

@@ -54,6 +54,11 @@ export interface DiskIds {
   readonly page83: string;
   /** `MSFT_Disk.SerialNumber` with leading and trailing whitespace removed; `""` when absent. */
   readonly serialNumber: string;
+  /**
+   * `MSFT_Disk.IsBoot` or `IsSystem`: the disk Windows booted from or keeps its system on, which
+   * no driver's volume is.
+   */
+  readonly isSystemDisk: boolean;
 }
 
 /** A disk whose identifiers could not be read (the others are still listed). */

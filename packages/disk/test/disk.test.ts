@@ -523,9 +523,9 @@ describe("listDiskIds", () => {
     ];
     const { diskIds, errors } = await disk.listDiskIds();
     expect([...diskIds]).toEqual([
-      [0, { page83: "Google  persistent-disk-0", serialNumber: "" }],
-      [1, { page83: "4d53465420202020328d59b360875845", serialNumber: "" }],
-      [2, { page83: "", serialNumber: "S123" }],
+      [0, { page83: "Google  persistent-disk-0", serialNumber: "", isSystemDisk: false }],
+      [1, { page83: "4d53465420202020328d59b360875845", serialNumber: "", isSystemDisk: false }],
+      [2, { page83: "", serialNumber: "S123", isSystemDisk: false }],
     ]);
     expect(errors).toEqual([]);
   });

@@ -158,12 +158,12 @@ describe("createPowerShellDiskHost", () => {
     const { shell } = fakeShell((script) =>
       script.name === "disk.listLocations"
         ? [{ number: 1, location: null }]
-        : [{ number: 1, path: "p", serialNumber: null, page83: "x", error: null }],
+        : [{ number: 1, path: "p", serialNumber: null, page83: "x", error: null, isBoot: true }],
     );
     const host = createPowerShellDiskHost(shell);
     expect(await host.listDiskLocations()).toEqual([{ number: 1, location: null }]);
     expect(await host.listDiskIds()).toEqual([
-      { number: 1, path: "p", serialNumber: null, page83: "x", error: null },
+      { number: 1, path: "p", serialNumber: null, isSystemDisk: true, page83: "x", error: null },
     ]);
   });
 });

@@ -71,12 +71,19 @@ describeWithPwsh("Disk on the simulated host (session mode)", (pwsh) => {
         ],
       });
       const { diskIds, errors } = await h.disk.listDiskIds({});
-      expect(diskIds.get(1)).toEqual({ page83: "Google  persistent-disk-1", serialNumber: "" });
+      expect(diskIds.get(1)).toEqual({
+        page83: "Google  persistent-disk-1",
+        serialNumber: "",
+        isSystemDisk: false,
+      });
       expect(diskIds.get(2)).toEqual({
         page83: "60022480495f67cbc95fd232e88561a7",
         serialNumber: "S5GENJ0N808902D",
+        isSystemDisk: false,
       });
       expect(diskIds.get(3)?.page83).toBe("iqn.target");
+      // The scenario's system disk (disk 0, IsBoot and IsSystem) is marked as such.
+      expect(diskIds.get(0)?.isSystemDisk).toBe(true);
       expect(diskIds.get(4)?.page83).toBe("");
       expect(diskIds.has(0)).toBe(true);
       expect(diskIds.has(5)).toBe(false);

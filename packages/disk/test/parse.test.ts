@@ -123,11 +123,19 @@ describe("parseDiskIds", () => {
         },
       ]),
     ).toEqual([
-      { number: 1, path: "p1", serialNumber: " s ", page83: "abc", error: null },
+      {
+        number: 1,
+        path: "p1",
+        serialNumber: " s ",
+        isSystemDisk: false,
+        page83: "abc",
+        error: null,
+      },
       {
         number: 2,
         path: "p2",
         serialNumber: null,
+        isSystemDisk: false,
         page83: null,
         error: { message: "Incorrect function.", win32Error: 1 },
       },

@@ -1,4 +1,5 @@
 import { invalidArgument } from "./errors.js";
+import { currentSystem, defaultExecutable, type HostSystem } from "./executable.js";
 import { bootstrapCommand } from "./host-script.js";
 import { maxTimeoutMs, ownField, positiveInteger, stringList } from "./run-options.js";
 import { checkWellFormed } from "./validate.js";
@@ -7,8 +8,13 @@ import type { ExecMode } from "./types.js";
 /** Options of {@link createPowerShell}. */
 export interface PowerShellOptions {
   /**
-   * The PowerShell to run. Default: `powershell.exe` (Windows PowerShell 5.1, where the Storage,
-   * SMB and iSCSI modules live) on Windows, `pwsh` elsewhere.
+   * The PowerShell to run. Default on Windows: Windows PowerShell 5.1 (where the Storage, SMB and
+   * iSCSI modules live) by absolute path, `%SystemRoot%\System32\WindowsPowerShell\v1.0\powershell.exe`
+   * (`Sysnative` from a 32-bit Node); `pwsh` elsewhere. On Windows a name without a folder is
+   * looked up on PATH only (not in the working folder), and one found nowhere is
+   * `EXECUTABLE_NOT_FOUND`. PowerShell 7 (`pwsh.exe`) is not verified for iSCSI on Windows: the
+   * iSCSI module loads there through Windows PowerShell compatibility (deserialized objects, CIM
+   * error details likely lost), so keep the default on nodes.
    */
   executable?: string;
   /** `session` (default) keeps processes and feeds them framed requests; `spawn` starts one per call. */
@@ -35,6 +41,8 @@ export interface PowerShellOptions {
 }
 
 export interface ResolvedConfig {
+  /** The machine it runs on: where `executable` is looked up, and how. */
+  readonly system: HostSystem;
   readonly executable: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
@@ -47,7 +55,6 @@ export interface ResolvedConfig {
   readonly depth: number;
 }
 
-/** Whether the executable is Windows PowerShell 5.1 rather than PowerShell 7. */
 /**
  * .NET settings every PowerShell 7 process gets unless its environment already names them.
  * Dynamic PGO keeps re-instrumenting the code PowerShell generates for each command it runs;
@@ -59,6 +66,7 @@ export const dotnetRuntimeDefaults: Readonly<Record<string, string>> = Object.fr
   DOTNET_TieredPGO: "0",
 });
 
+/** Whether the executable is Windows PowerShell 5.1 rather than PowerShell 7. */
 export function isWindowsPowerShell(executable: string): boolean {
   return /(^|[\\/])powershell(\.exe)?$/i.test(executable);
 }
@@ -112,7 +120,7 @@ function checkEnv(value: unknown): Record<string, string> {
  */
 export function resolveConfig(
   options: PowerShellOptions | undefined = {},
-  platform: string = process.platform, // not NodeJS.Platform: the .d.ts must not need @types/node
+  system: HostSystem = currentSystem(),
 ): ResolvedConfig {
   const given: unknown = options;
   if (typeof given !== "object" || given === null || Array.isArray(given)) {
@@ -122,9 +130,7 @@ export function resolveConfig(
     if (!optionNames.has(key)) throw invalidArgument(`Unknown option ${JSON.stringify(key)}.`);
   }
   const own = (key: string): unknown => ownField(options, key);
-  const executable =
-    optionalString(own("executable"), "executable") ??
-    (platform === "win32" ? "powershell.exe" : "pwsh");
+  const executable = optionalString(own("executable"), "executable") ?? defaultExecutable(system);
   const mode = own("mode") ?? "session";
   if (mode !== "session" && mode !== "spawn")
     throw invalidArgument(`mode must be "session" or "spawn".`);
@@ -152,7 +158,7 @@ export function resolveConfig(
   }
   const winPs = isWindowsPowerShell(executable);
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
+  for (const [key, value] of Object.entries(system.env)) {
     // A PSModulePath inherited from pwsh 7 makes Windows PowerShell load 7's modules and fail.
     if (value !== undefined && !(winPs && key.toLowerCase() === "psmodulepath")) env[key] = value;
   }
@@ -162,13 +168,15 @@ export function resolveConfig(
   }
   Object.assign(env, { POWERSHELL_TELEMETRY_OPTOUT: "1", POWERSHELL_UPDATECHECK: "Off" }, extraEnv);
   return {
+    system,
     executable,
     args: [
       "-NoLogo",
       "-NoProfile",
       "-NonInteractive",
-      // csi-proxy ran Windows PowerShell in the MTA for WMI; pwsh 7 is MTA already.
-      ...(winPs ? ["-Mta"] : []),
+      // csi-proxy ran Windows PowerShell in the MTA for WMI. pwsh 7 on Windows starts in the STA
+      // unless told (CommandLineParameterParser.StaMode), and refuses -Mta on other platforms.
+      ...(system.platform === "win32" ? ["-Mta"] : []),
       "-ExecutionPolicy",
       "Bypass",
       "-Command",

@@ -116,6 +116,9 @@ $csiSpace = [char[]]@(' ')
 $csiStop = [System.Management.Automation.ActionPreference]::Stop
 $csiSilent = [System.Management.Automation.ActionPreference]::SilentlyContinue
 $csiConfirmNone = [System.Management.Automation.ConfirmImpact]::None
+# JSON is read by the method behind ConvertFrom-Json, not the cmdlet: module logging records every cmdlet's
+# parameter values (ParameterBinderBase), and these carry the call's values. Its error comes back in this variable.
+$csiJsonError = $null
 while ($true) {
     $csiId = '?'
     $csiRecord = $null
@@ -133,7 +136,8 @@ while ($true) {
         $global:ConfirmPreference = $csiConfirmNone
         if (-not $csiReady) {
             $csiId = '0'
-            $csiInit = ConvertFrom-Json -InputObject ($csiUtf8.GetString([Convert]::FromBase64String($csiLine.Trim())))
+            $csiInit = [Microsoft.PowerShell.Commands.JsonObject]::ConvertFromJson($csiUtf8.GetString([Convert]::FromBase64String($csiLine.Trim())), [ref]$csiJsonError)
+            if ($null -ne $csiJsonError) { throw $csiJsonError }
             $csiTag = [string]$csiInit.tag
             $csiDepth = [int]$csiInit.depth
             foreach ($csiModule in @($csiInit.modules)) {
@@ -163,12 +167,13 @@ while ($true) {
                 $csiNames = $csiDeclared[$csiKey]
                 $csiSplat = @{}
                 if ($csiFields[3] -ne '-') {
-                    foreach ($csiParam in (ConvertFrom-Json -InputObject ($csiUtf8.GetString([Convert]::FromBase64String($csiFields[3])))).PSObject.Properties) {
-                        $csiSplat[$csiParam.Name] = ConvertFrom-CsiWire $csiParam.Value
-                    }
+                    $csiValues = [Microsoft.PowerShell.Commands.JsonObject]::ConvertFromJson($csiUtf8.GetString([Convert]::FromBase64String($csiFields[3])), [ref]$csiJsonError)
+                    if ($null -ne $csiJsonError) { throw $csiJsonError }
+                    foreach ($csiParam in $csiValues.PSObject.Properties) { $csiSplat[$csiParam.Name] = ConvertFrom-CsiWire $csiParam.Value }
                 }
                 for ($csiI = 4; $csiI -lt $csiFields.Length; $csiI += 2) { $csiSplat[$csiFields[$csiI]] = $csiUtf8.GetString([Convert]::FromBase64String($csiFields[$csiI + 1])) }
-                foreach ($csiName in $csiSplat.Keys) {
+                # PSBase: for a parameter named Keys, $csiSplat.Keys would be that parameter's value.
+                foreach ($csiName in $csiSplat.PSBase.Keys) {
                     if (-not $csiNames.ContainsKey($csiName)) {
                         $csiRecord = New-CsiFailure 'CsiProxy.UnknownParameter' ('The script declares no parameter named ''' + $csiName + '''.')
                         break
@@ -190,7 +195,9 @@ while ($true) {
     }
     if ($null -eq $csiRecord) {
         try {
+            # A lone $null is answered as null here: Windows PowerShell 5.1's ConvertTo-Json writes nothing for it.
             if ($csiOut.Count -eq 0) { $csiReply = 'r 0 -' }
+            elseif ($csiOut.Count -eq 1 -and $null -eq $csiOut[0]) { $csiReply = 'r 1 bnVsbA==' }
             elseif ($csiOut.Count -eq 1) { $csiReply = 'r 1 ' + [Convert]::ToBase64String($csiUtf8.GetBytes((ConvertTo-Json -InputObject $csiOut[0] -Depth $csiDepth -Compress))) }
             else { $csiReply = 'r ' + $csiOut.Count + ' ' + [Convert]::ToBase64String($csiUtf8.GetBytes((ConvertTo-Json -InputObject $csiOut.ToArray() -Depth $csiDepth -Compress))) }
         } catch {
@@ -205,8 +212,20 @@ while ($true) {
 exit 0
 `;
 
-/** The one-line `-Command` bootstrap: it reads the host script (base64 UTF-8) from the first stdin line. */
+/** The line the bootstrap prints, before {@link languageModeExitCode}, when PowerShell is not in FullLanguage mode. */
+export const languageModeMarker = "CsiProxy.LanguageMode";
+
+/** The exit code of a bootstrap that refused to start outside FullLanguage mode. */
+export const languageModeExitCode = 86;
+
+/**
+ * The one-line `-Command` bootstrap: it reads the host script (base64 UTF-8) from the first stdin
+ * line. It first checks the language mode: under an application control policy (WDAC, AppLocker)
+ * `-Command` text runs in ConstrainedLanguage (about_Language_Modes), where the method calls
+ * below fail; reading `LanguageMode` and `exit` are allowed there, so it says so and exits.
+ */
 export const bootstrapCommand =
+  `if ($ExecutionContext.SessionState.LanguageMode -ne 'FullLanguage') { '${languageModeMarker} ' + $ExecutionContext.SessionState.LanguageMode; exit ${languageModeExitCode} };` +
   "$s=[Console]::In.ReadLine();& ([scriptblock]::Create([Text.Encoding]::UTF8.GetString([Convert]::FromBase64String($s))))";
 
 /** The exact PowerShell the transport runs, exported so it can be audited and statically checked. */

@@ -3,6 +3,8 @@ import { execa } from "execa";
 import { onExit } from "signal-exit";
 import type { Outcome } from "./call.js";
 import type { ResolvedConfig } from "./config.js";
+import { locateOnWindows } from "./executable.js";
+import { languageModeExitCode, languageModeMarker } from "./host-script.js";
 
 const isWindows = process.platform === "win32";
 
@@ -17,6 +19,9 @@ const launchOptions = {
   stripFinalNewline: false,
   killSignal: "SIGKILL",
   forceKillAfterDelay: false,
+  // Windows PowerShell 5.1 writes stderr (and stray stdout) in the console's OEM code page
+  // (Console uses GetConsoleOutputCP), so non-ASCII in that text may read garbled here. Frames,
+  // results and error records are base64 ASCII and are not affected.
   encoding: "utf8",
 } as const;
 
@@ -62,9 +67,30 @@ export function killTree(subprocess: {
   }
 }
 
-/** Starts a long-lived PowerShell whose stdio the caller streams (session mode). */
-export function launchStreaming(config: ResolvedConfig) {
-  const subprocess = execa(config.executable, config.args, {
+/**
+ * The file to start, or undefined when it cannot be found: then nothing is started and the call
+ * is `EXECUTABLE_NOT_FOUND`. On Windows the name is resolved here, since execa (cross-spawn) runs
+ * a name it cannot resolve through `cmd.exe`, and the call would end as a process that exited
+ * with cmd's localised "is not recognized" text. Elsewhere the spawn itself reports ENOENT.
+ */
+export function startableFile(config: ResolvedConfig): string | undefined {
+  if (config.system.platform !== "win32") return config.executable;
+  return locateOnWindows(config.executable, { ...config.system, env: config.env });
+}
+
+/** The failure of a call whose PowerShell executable does not exist. */
+export function executableNotFound(config: ResolvedConfig, cause?: unknown): Outcome {
+  return {
+    kind: "failure",
+    code: "EXECUTABLE_NOT_FOUND",
+    message: `PowerShell executable "${config.executable}" was not found: install PowerShell or set the executable option.`,
+    cause,
+  };
+}
+
+/** Starts a long-lived PowerShell (`file`, from {@link startableFile}) whose stdio the caller streams (session mode). */
+export function launchStreaming(config: ResolvedConfig, file: string) {
+  const subprocess = execa(file, config.args, {
     ...launchOptions,
     env: config.env,
     buffer: false,
@@ -74,9 +100,9 @@ export function launchStreaming(config: ResolvedConfig) {
   return subprocess;
 }
 
-/** Starts a PowerShell that reads `input`, then stdin closes, and buffers its output (spawn mode). */
-export function launchBuffered(config: ResolvedConfig, input: string) {
-  const subprocess = execa(config.executable, config.args, {
+/** Starts a PowerShell (`file`) that reads `input`, then stdin closes, and buffers its output (spawn mode). */
+export function launchBuffered(config: ResolvedConfig, file: string, input: string) {
+  const subprocess = execa(file, config.args, {
     ...launchOptions,
     env: config.env,
     input,
@@ -96,12 +122,14 @@ export function exitFailure(
   },
   details: { stderr: string; stdout: string; scriptName: string },
 ): Outcome {
-  if (result.code === "ENOENT") {
+  if (result.code === "ENOENT") return { ...executableNotFound(config, result.cause), ...details };
+  const mode = languageModeOf(result.exitCode, details.stdout);
+  if (mode !== undefined) {
     return {
       kind: "failure",
-      code: "EXECUTABLE_NOT_FOUND",
-      message: `PowerShell executable "${config.executable}" was not found: install PowerShell or set the executable option.`,
-      cause: result.cause,
+      code: "FAILED_PRECONDITION",
+      message: `PowerShell runs in ${mode} mode (an App Control for Business/WDAC or AppLocker policy on this host); csi-proxy needs FullLanguage, so no script can run.`,
+      exitCode: result.exitCode,
       ...details,
     };
   }
@@ -110,14 +138,30 @@ export function exitFailure(
       ? `with exit code ${String(result.exitCode)}`
       : `on signal ${result.signal}`;
   const lastLine = details.stderr.trim().split("\n").pop()?.trim();
+  const interrupted = result.signal !== undefined && outsideSignals.has(result.signal);
   return {
     kind: "failure",
-    code: "PROCESS_EXITED",
-    message: `PowerShell exited ${how} while running ${details.scriptName}${lastLine ? `: ${lastLine}` : "."}`,
+    // Ended by someone else: a Ctrl-C reaches every process of the terminal's group, and one
+    // still starting is in that group until it detaches. The library itself only sends SIGKILL.
+    code: interrupted ? "ABORTED" : "PROCESS_EXITED",
+    message: interrupted
+      ? `${details.scriptName} was aborted: its PowerShell process was ended by ${String(result.signal)} from outside.`
+      : `PowerShell exited ${how} while running ${details.scriptName}${lastLine ? `: ${lastLine}` : "."}`,
     exitCode: result.exitCode,
     signal: result.signal,
     cause: result.cause,
     stderr: details.stderr,
     stdout: details.stdout,
   };
+}
+
+/** Signals that stop a process from outside (a terminal, a service manager), not a crash. */
+const outsideSignals = new Set(["SIGINT", "SIGTERM", "SIGHUP"]);
+
+/** The language mode a process reported before exiting, when the bootstrap refused to start. */
+function languageModeOf(exitCode: number | undefined, stdout: string): string | undefined {
+  if (exitCode !== languageModeExitCode) return undefined;
+  const line = stdout.split(/\r?\n/).find((l) => l.startsWith(`${languageModeMarker} `));
+  const mode = line?.slice(languageModeMarker.length + 1).replace(/[^A-Za-z]/g, "");
+  return mode === "" ? undefined : mode;
 }

@@ -15,6 +15,14 @@ export type WireValue =
 const parameterName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const secretName = /password|passwd|secret|token|credential/i;
 const maxDepth = 32;
+/**
+ * Windows PowerShell 5.1 reads JSON with .NET Framework's JavaScriptSerializer: an object with a
+ * `__type` member is handed to its type resolver (the member dropped, or the call failed), and an
+ * object of more than 1000 members throws (aspnet:MaxJsonDeserializerMembers, default 1000).
+ * referencesource JavaScriptObjectDeserializer.cs, ObjectConverter.cs.
+ */
+const typeHintKey = "__type";
+const maxMembers = 1000;
 const uint64Max = 2n ** 64n - 1n;
 const int64Min = -(2n ** 63n);
 
@@ -43,7 +51,7 @@ export function encodeParams(
   for (const [name, value] of Object.entries(params)) {
     if (value === undefined) continue;
     // Assigning "__proto__" would set the prototype, silently dropping the parameter.
-    if (!parameterName.test(name) || name === "__proto__") {
+    if (!parameterName.test(name) || name === "__proto__" || name === typeHintKey) {
       throw invalidArgument(
         `Parameter name ${JSON.stringify(name)} is not a valid PowerShell parameter name.`,
       );
@@ -85,9 +93,13 @@ function encodeValue(value: ParamValue, path: string, depth: number): WireValue 
   }
   if (isPlainObject(value)) {
     const out: Record<string, WireValue> = {};
-    for (const [key, item] of Object.entries(value)) {
-      if (key === "__proto__")
-        throw invalidArgument(`Parameter ${path} has a key named __proto__.`);
+    const entries = Object.entries(value);
+    if (entries.length > maxMembers) {
+      throw invalidArgument(`Parameter ${path} has more than ${maxMembers} keys.`);
+    }
+    for (const [key, item] of entries) {
+      if (key === "__proto__" || key === typeHintKey)
+        throw invalidArgument(`Parameter ${path} has a key named ${key}.`);
       checkWellFormed(key, `A key of parameter ${path}`);
       if (item !== undefined) out[key] = encodeValue(item, `${path}.${key}`, depth + 1);
     }

@@ -9,7 +9,10 @@ import { SessionPool, type PowerShellStats } from "./session-pool.js";
 import { SpawnRunner } from "./spawn-mode.js";
 import type { ExecMode, Params, RunOptions } from "./types.js";
 
-/** Requests above this size would exceed Windows PowerShell 5.1's ConvertFrom-Json limit (2 MB). */
+/**
+ * A bound on one request line, which both ends hold whole in memory. Not a JSON limit: 5.1 reads
+ * JSON with MaxJsonLength = Int32.MaxValue (its 2 MB default was Windows PowerShell 3.0/4.0's).
+ */
 const maxRequestChars = 1_500_000;
 
 /** Does nothing: running it makes a process start, import its modules and compile the transport. */
@@ -130,5 +133,10 @@ class ProcessPowerShell implements PowerShell {
  * ```
  */
 export function createPowerShell(options: PowerShellOptions = {}): PowerShell {
-  return new ProcessPowerShell(resolveConfig(options));
+  return powerShellOn(resolveConfig(options));
+}
+
+/** A PowerShell on a resolved configuration (not exported: tests hand it another machine's). */
+export function powerShellOn(config: ResolvedConfig): PowerShell {
+  return new ProcessPowerShell(config);
 }

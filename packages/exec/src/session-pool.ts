@@ -1,7 +1,10 @@
 import type { Call } from "./call.js";
 import type { ResolvedConfig } from "./config.js";
 import { FairQueue } from "./fair-queue.js";
+import { executableNotFound, startableFile } from "./launch.js";
 import { SessionWorker } from "./session-worker.js";
+
+const missing = Symbol("executable not found");
 
 /** How busy a pool of PowerShell processes is at one moment; reading it changes nothing. */
 export interface PowerShellStats {
@@ -79,7 +82,8 @@ export class SessionPool {
         this.pump();
       };
       call.promise.then(done, done);
-      worker.dispatch(call);
+      if (worker === missing) call.complete(executableNotFound(this.config));
+      else worker.dispatch(call);
     }
   }
 
@@ -89,10 +93,14 @@ export class SessionPool {
     return worker;
   }
 
-  private spawn(): SessionWorker | undefined {
+  /** A new process, none when the pool is full, or `missing` when the executable is not there. */
+  private spawn(): SessionWorker | typeof missing | undefined {
     if (this.workers.size >= this.config.poolSize) return undefined;
+    const file = startableFile(this.config);
+    if (file === undefined) return missing;
     const worker = new SessionWorker(
       this.config,
+      file,
       (w) => {
         this.idle.push(w);
         this.pump();

@@ -35,12 +35,14 @@ export class SessionWorker {
 
   constructor(
     private readonly config: ResolvedConfig,
+    /** The executable's file, as `startableFile` found it. */
+    file: string,
     private readonly onIdle: (worker: SessionWorker) => void,
     private readonly onExit: (worker: SessionWorker) => void,
     /** Asked when the idle timer fires: whether the pool can spare this process. */
     private readonly maySpareIdle: () => boolean = () => true,
   ) {
-    this.subprocess = launchStreaming(config);
+    this.subprocess = launchStreaming(config, file);
     const reader = new FrameReader(
       this.tag,
       (id, body) => this.onFrame(id, body),

@@ -1,6 +1,12 @@
 import type { Call, Outcome } from "./call.js";
 import type { ResolvedConfig } from "./config.js";
-import { exitFailure, killTree, launchBuffered } from "./launch.js";
+import {
+  executableNotFound,
+  exitFailure,
+  killTree,
+  launchBuffered,
+  startableFile,
+} from "./launch.js";
 import { decodeBody, FrameReader, hostLine, initLine, newTag, requestLine } from "./protocol.js";
 
 /** Runs each call in its own PowerShell process, as upstream csi-proxy did. */
@@ -10,12 +16,17 @@ export class SpawnRunner {
   constructor(private readonly config: ResolvedConfig) {}
 
   run(call: Call): void {
+    const file = startableFile(this.config);
+    if (file === undefined) {
+      call.complete(executableNotFound(this.config));
+      return;
+    }
     const tag = newTag();
     const input =
       hostLine +
       initLine(tag, this.config.depth, this.config.modules) +
       requestLine(1, call.script, call.params.wire, true);
-    const subprocess = launchBuffered(this.config, input);
+    const subprocess = launchBuffered(this.config, file, input);
     this.live.add(subprocess);
     call.markRunning();
     call.onCancel(() => killTree(subprocess));

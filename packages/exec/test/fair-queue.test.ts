@@ -76,7 +76,8 @@ describe("the pool's fair queue", () => {
 
   it("takes turns among three keys", () => {
     const queue = new FairQueue<Fake>(10);
-    for (const key of ["a", "b", "c"]) for (let i = 0; i < 3; i++) queue.push(call(key, key + i));
+    for (const key of ["a", "b", "c"])
+      for (let i = 0; i < 3; i++) queue.push(call(key, `${key}${String(i)}`));
     expect(drain(queue, 6)).toEqual(["a0", "b0", "c0", "a1", "b1", "c1"]);
   });
 

@@ -360,3 +360,32 @@ describeWithPwsh("PowerShell against real pwsh", (pwsh) => {
     }
   });
 });
+
+describe("a PowerShell ended by a signal from outside", () => {
+  const scratch = mkdtempSync(join(tmpdir(), "exec-signal-"));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  // A Ctrl-C reaches every process of the terminal's group, and a process still starting is in
+  // that group until it detaches (setsid after fork): this one receives the signal as it starts.
+  it.each(
+    ["SIGINT", "SIGTERM", "SIGHUP"].flatMap((signal) => [
+      [signal, "session"] as const,
+      [signal, "spawn"] as const,
+    ]),
+  )("%s, %s mode: ABORTED, not PROCESS_EXITED", async (signal, mode) => {
+    const executable = join(scratch, `${signal}-${mode}`);
+    writeFileSync(executable, `#!/bin/sh\nkill -${signal.slice(3)} $$\nsleep 30\n`, {
+      mode: 0o755,
+    });
+    const shell = createPowerShell({ executable, mode });
+    try {
+      const error = await failure(shell.run(echo, { Value: 1 }));
+      expect(error).toMatchObject({ code: "ABORTED", signal });
+      expect(error.message).toBe(
+        `test.echo was aborted: its PowerShell process was ended by ${signal} from outside.`,
+      );
+    } finally {
+      await shell.close();
+    }
+  });
+});

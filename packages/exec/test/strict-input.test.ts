@@ -109,8 +109,23 @@ describe("parameters travel exactly or not at all", () => {
     ["a lone surrogate in a nested key", { Spec: { ["k\uD800"]: 1 } }],
     ["a top-level __proto__ parameter", JSON.parse('{"__proto__": "x"}') as object],
     ["a nested __proto__ key", { Spec: JSON.parse('{"__proto__": {"a": 1}}') as object }],
+    // Windows PowerShell 5.1's JSON reader (JavaScriptSerializer) takes __type as a type hint.
+    ["a parameter named __type", { __type: 1 }],
+    ["a nested __type key", { Spec: { items: [{ __type: "x" }] } }],
+    // ... and refuses objects of more than 1000 members (aspnet:MaxJsonDeserializerMembers).
+    [
+      "an object of 1001 keys",
+      { Spec: Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`k${i}`, i])) },
+    ],
   ])("%s is INVALID_ARGUMENT", (_, params) => {
     expect(codeOf(() => encodeParams(params as never))).toBe("INVALID_ARGUMENT");
+  });
+
+  it("keeps keys that only look like 5.1's type hint, and objects of 1000 keys", () => {
+    const many = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, i]));
+    expect(() =>
+      encodeParams({ Spec: { __Type: 1, type: 2, _type: 3 }, Many: many }),
+    ).not.toThrow();
   });
 
   it("keeps a well-formed surrogate pair", () => {

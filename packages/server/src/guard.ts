@@ -1,5 +1,6 @@
 import { status } from "@grpc/grpc-js";
 import { CsiProxyError, isCsiProxyError } from "@csi-proxy/exec";
+import { isConfinedRefusal } from "./confined-refusal.js";
 import { auditLine, type AuditSink } from "./audit.js";
 import { CallTrace } from "./call-trace.js";
 import type { CallOptions } from "@csi-proxy/exec";
@@ -163,7 +164,7 @@ export function guarded(
       const groupRefused =
         isCsiProxyError(error) &&
         error.code === "PERMISSION_DENIED" &&
-        resources.some((resource) => resource.kind === "path");
+        (method.startsWith("filesystem.") || isConfinedRefusal(error));
       if (!groupRefused) throw error;
       record("deny", `${method}: the group refused: ${error.message}`, status.PERMISSION_DENIED);
       throw new CsiProxyError(

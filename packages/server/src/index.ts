@@ -29,3 +29,5 @@ export { defaultTokenAudience } from "./args.js";
 export type { NamedPipeOptions } from "./transport.js";
 export type { PipeApi, PipeHandle } from "./pipes/api.js";
 export { Win32Error } from "./pipes/api.js";
+export { defaultWireLimits } from "./wire-limits.js";
+export type { WireLimits } from "./wire-limits.js";

@@ -34,8 +34,15 @@ import type { MetricsListener } from "./metrics/listener.js";
 import { ServerMetrics } from "./metrics/registry.js";
 import { serveObservability, servedRpcs } from "./metrics/serve.js";
 import { grpcStatusOf } from "./status.js";
+import { simulatedDetails } from "./simulated-details.js";
+import { guardedPeer, peerHeader } from "./wire/peer-header.js";
 import { detailsOf } from "./upstream-text.js";
-import { boundDetails, grpcServerOptions } from "./wire-limits.js";
+import {
+  boundDetails,
+  defaultWireLimits,
+  grpcServerOptions,
+  type WireLimits,
+} from "./wire-limits.js";
 
 /** Options of {@link startServer}; the bin's flags map onto them one to one. */
 export interface ServerOptions {
@@ -82,6 +89,8 @@ export interface ServerOptions {
   readonly tokens?: TokenSettings;
   /** `--metrics-bind-address` (`:9090`, `127.0.0.1:9090`): serve upstream's gRPC metrics at `/metrics`. */
   readonly metricsBindAddress?: string;
+  /** What a connection may hold before it is authenticated; {@link defaultWireLimits} where not given. */
+  readonly wireLimits?: Partial<WireLimits>;
 }
 
 /** Where a simulated node lives (`--simulate`). */
@@ -125,29 +134,51 @@ export const defaultPowershellPool = 4;
 /** The default of `--kubelet-path`, as upstream. */
 export const defaultKubeletPath = "C:\\var\\lib\\kubelet";
 
-const shutdownGraceMs = 5_000;
-
 /** All a caller whose token was refused learns; the audit log says why. */
 export const tokenRefused = "The call's credentials were refused.";
 
-function unary(api: ServedApi, site: CallSite, handler: GuardedRpc, observers: CallObservers) {
+/** The call's deadline in ms since the epoch; Infinity when it has none. */
+function deadlineOf(call: ServerUnaryCall<Message, Message>): number {
+  const deadline = call.getDeadline();
+  return deadline instanceof Date ? deadline.getTime() : deadline;
+}
+
+/**
+ * The time kept back from the library's work for the answer to reach the client: 250 ms, or a
+ * quarter of a shorter deadline, so a short deadline still leaves the library most of itself.
+ */
+function answerMarginMs(remainingMs: number): number {
+  return Math.min(250, remainingMs / 4);
+}
+
+function unary(
+  api: ServedApi,
+  site: CallSite,
+  handler: GuardedRpc,
+  observers: CallObservers,
+  hostDetails: (details: string) => string,
+) {
   const { rpc } = site;
   return (call: ServerUnaryCall<Message, Message>, callback: sendUnaryData<Message>): void => {
-    const observed = observeCall(site, call.getPeer(), observers);
-    const options = callOptionsFromGrpcCall(call);
+    // The peer the transport read (wire/peer-header.ts): grpc-js sees only the guard's stream.
+    const peer = guardedPeer(call.metadata.get(peerHeader)) ?? call.getPeer();
+    const observed = observeCall(site, peer, observers);
     const fail = (code: status, details: string) => {
       // A caller's long path echoed in full would not fit in the trailers (wire-limits.ts).
       const bounded = boundDetails(details);
       observed.end(code, bounded);
       callback({ code, details: bounded });
     };
-    if (options.deadline !== undefined && Number(options.deadline) <= Date.now()) {
+    // The client's own deadline decides, not the one less the margin (a 250 ms one was refused).
+    const remainingMs = deadlineOf(call) - Date.now();
+    if (remainingMs <= 0) {
       fail(status.DEADLINE_EXCEEDED, `${rpc}: the deadline had passed before the call started.`);
       return;
     }
+    const options = callOptionsFromGrpcCall(call, { marginMs: answerMarginMs(remainingMs) });
     const request = call.request;
     const authorization = call.metadata.get("authorization");
-    handler(authorization, request, options, call.getPeer(), observed.trace).then(
+    handler(authorization, request, options, peer, observed.trace).then(
       (response) => {
         observed.end(status.OK);
         callback(null, response);
@@ -157,7 +188,7 @@ function unary(api: ServedApi, site: CallSite, handler: GuardedRpc, observers: C
         const redact = createRedactor(secretsOf(request));
         // Why a token was refused (expired, forged, wrong audience) is for the audit log only.
         if (error instanceof UnauthenticatedError) fail(status.UNAUTHENTICATED, tokenRefused);
-        else fail(grpcStatusOf(error), redact(detailsOf(api.group, rpc, error)));
+        else fail(grpcStatusOf(error), redact(hostDetails(detailsOf(api.group, rpc, error))));
       },
     );
   };
@@ -169,6 +200,7 @@ function implementation(
   context: HandlerContext,
   guard: GuardContext,
   observers: CallObservers,
+  hostDetails: (details: string) => string,
 ): UntypedServiceImplementation {
   const handlers = handlersFor(api, context);
   const out: UntypedServiceImplementation = {};
@@ -182,7 +214,13 @@ function implementation(
       rpc,
       method: `${api.group}.${rpc}`,
     };
-    out[rpc] = unary(api, site, guarded(where, site.method, handler, guard), observers);
+    out[rpc] = unary(
+      api,
+      site,
+      guarded(where, site.method, handler, guard),
+      observers,
+      hostDetails,
+    );
   }
   return out;
 }
@@ -220,9 +258,12 @@ function checkEndpointSets(sets: readonly string[] | undefined): readonly string
   return sets;
 }
 
-function shutdown(server: Server): Promise<void> {
+function shutdown(server: Server, graceMs: number): Promise<void> {
   return new Promise((resolve) => {
-    const force = setTimeout(() => server.forceShutdown(), shutdownGraceMs);
+    const force = setTimeout(() => {
+      server.forceShutdown();
+      resolve();
+    }, graceMs);
     server.tryShutdown(() => {
       clearTimeout(force);
       resolve();
@@ -252,6 +293,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // A SID that would open the pipes too wide is refused before the node is touched.
   if (pipes !== undefined) pipeSddl(pipes.sids ?? []);
   const endpointSets = checkEndpointSets(options.endpointSets);
+  const limits: WireLimits = { ...defaultWireLimits, ...options.wireLimits };
   // Checked by the exec core as its poolSize (1 to 64, INVALID_ARGUMENT) when the node starts.
   const pool = options.powershellPool ?? defaultPowershellPool;
   const kubeletPath = windowsPath(options.kubeletPath ?? defaultKubeletPath);
@@ -297,13 +339,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       ? undefined
       : new ServerMetrics(servedRpcs(endpointSets));
   const observers: CallObservers = { log, audit: trail.write, metrics };
+  // The simulated node's host paths are the simulator's; a caller asked about Windows paths.
+  const simulator = node.simulator;
+  const hostDetails =
+    simulator === undefined
+      ? (details: string) => details
+      : (details: string) => simulatedDetails(details, simulator.root);
   // One gRPC server per endpoint: which set a call came in on is known by where it landed.
   const servers: EndpointServer[] = endpointSets.flatMap((endpointSet) =>
     servedApis.map((api) => {
-      const server = new Server(grpcServerOptions);
+      const server = new Server(grpcServerOptions(limits));
       server.addService(
         serviceDefinition(api),
-        implementation(api, endpointSet, context, guard, observers),
+        implementation(api, endpointSet, context, guard, observers, hostDetails),
       );
       return { api, endpointSet, server };
     }),
@@ -318,8 +366,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
     listening =
       pipes === undefined
-        ? await listenOnSockets(servers, options.socketDir, options.socketMode ?? 0o600)
-        : await listenOnPipes(servers, pipes);
+        ? await listenOnSockets(servers, options.socketDir, options.socketMode ?? 0o600, limits)
+        : await listenOnPipes(servers, pipes, limits);
   } catch (error) {
     for (const { server } of servers) server.forceShutdown();
     await metricsListener?.close();
@@ -338,8 +386,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     policyWarning: policy.warning,
     close() {
       closing ??= (async () => {
+        // Turned away first: a client reconnecting after the GOAWAY (grpc-go does at once) must
+        // not land in a server that has shut down; then every connection left is ended.
+        served.stop();
         try {
-          await Promise.all(servers.map(({ server }) => shutdown(server)));
+          await Promise.all(servers.map(({ server }) => shutdown(server, limits.closeGraceMs)));
         } finally {
           await served.close();
           await metricsListener?.close();

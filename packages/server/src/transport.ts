@@ -10,6 +10,9 @@ import { servePipe, type PipeListener } from "./pipes/listen.js";
 import { pipeSddl } from "./pipes/sddl.js";
 import { secureSocketDir } from "./socket-dir.js";
 import { bindRestricted, prepareSocket, removeSockets, socketPath } from "./sockets.js";
+import { Connections } from "./wire/connections.js";
+import { SocketWire } from "./wire/socket-wire.js";
+import type { WireLimits } from "./wire-limits.js";
 
 /** One endpoint's gRPC server, before it listens. */
 export interface EndpointServer {
@@ -23,6 +26,9 @@ export interface EndpointServer {
 export interface Listening {
   /** Path per endpoint, keyed `<group>-<version>` (default set) or `<set>/<group>-<version>`. */
   readonly endpoints: Readonly<Record<string, string>>;
+  /** Accepts no more connections (a client reconnecting after a GOAWAY is turned away). */
+  stop(): void;
+  /** Ends every connection still open, stops listening, removes the sockets. */
   close(): Promise<void>;
 }
 
@@ -35,15 +41,28 @@ export interface NamedPipeOptions {
 }
 
 /**
- * Listens on `path` and hands each connection to grpc-js, labelled with its peer's credentials:
- * grpc-js's own binding would accept the socket where we cannot read SO_PEERCRED from it.
+ * Listens on `path` and hands each connection to grpc-js through its guard (wire/guard.ts),
+ * labelled with its peer's credentials (grpc-js's getPeer() reports the connection's
+ * remoteAddress, which a Unix socket lacks), unless its endpoint set is at its limit.
  */
-function bind(server: Server, path: string): Promise<NetServer> {
+function bind(
+  server: Server,
+  path: string,
+  endpointSet: string,
+  limits: WireLimits,
+  connections: Connections,
+): Promise<NetServer> {
   const injector = server.createConnectionInjector(ServerCredentials.createInsecure());
   const listener = createServer((socket) => {
-    // grpc-js's getPeer() reports the connection's remoteAddress, which a Unix socket lacks.
-    Object.defineProperty(socket, "remoteAddress", { value: unixPeer(socket) });
-    injector.injectConnection(socket);
+    const admission = connections.admit(endpointSet);
+    if (admission === undefined) {
+      socket.destroy();
+      return;
+    }
+    const connection = new SocketWire(socket, unixPeer(socket), limits, admission.held);
+    admission.attach(connection);
+    connection.once("close", () => admission.release());
+    injector.injectConnection(connection);
   });
   return new Promise((resolve, reject) => {
     listener.once("error", reject);
@@ -68,6 +87,7 @@ export async function listenOnSockets(
   servers: readonly EndpointServer[],
   dir: string | undefined,
   mode: number,
+  limits: WireLimits,
 ): Promise<Listening> {
   if (dir === undefined || dir === "") {
     throw new CsiProxyError("A socket folder (--socket-dir) is needed off Windows.", {
@@ -94,6 +114,7 @@ export async function listenOnSockets(
   };
   const endpoints: Record<string, string> = {};
   const paths: string[] = [];
+  const connections = new Connections(limits);
   let listeners: NetServer[] = [];
   try {
     for (const { api, endpointSet } of servers) {
@@ -104,7 +125,9 @@ export async function listenOnSockets(
     }
     listeners = await bindRestricted(paths, mode, async () => {
       const bound = await Promise.allSettled(
-        servers.map(({ server }, i) => bind(server, paths[i] ?? "")),
+        servers.map(({ server, endpointSet }, i) =>
+          bind(server, paths[i] ?? "", endpointSet, limits, connections),
+        ),
       );
       const ok = bound.flatMap((b) => (b.status === "fulfilled" ? [b.value] : []));
       const failed = bound.find((b) => b.status === "rejected");
@@ -118,10 +141,19 @@ export async function listenOnSockets(
     removeSockets(paths);
     throw error;
   }
+  let closed: Promise<unknown> | undefined;
+  const stop = () => {
+    connections.stop();
+    // Closed at once, awaited in close(): the callback waits for every connection to end.
+    closed ??= Promise.all(listeners.map(closeListener));
+  };
   return {
     endpoints,
+    stop,
     close: async () => {
-      await Promise.all(listeners.map(closeListener));
+      stop();
+      connections.dropAll();
+      await closed;
       removeSockets(paths);
     },
   };
@@ -135,18 +167,32 @@ export async function listenOnSockets(
 export async function listenOnPipes(
   servers: readonly EndpointServer[],
   options: NamedPipeOptions,
+  limits: WireLimits,
 ): Promise<Listening> {
   const sddl = pipeSddl(options.sids ?? []);
   const endpoints: Record<string, string> = {};
   const listeners: PipeListener[] = [];
+  const connections = new Connections(limits);
+  const stop = () => {
+    connections.stop();
+    for (const listener of listeners) listener.stop();
+  };
   const close = async () => {
+    stop();
+    connections.dropAll();
     await Promise.all(listeners.map((listener) => listener.close()));
   };
   try {
     for (const { api, endpointSet, server } of servers) {
       const name = `\\\\.\\pipe\\${endpointName(endpointSet, api)}`;
       listeners.push(
-        await servePipe(server, name, { sddl, ...(options.api ? { api: options.api } : {}) }),
+        await servePipe(server, name, {
+          sddl,
+          limits,
+          connections,
+          endpointSet,
+          ...(options.api ? { api: options.api } : {}),
+        }),
       );
       endpoints[endpointKey(endpointSet, api)] = name;
     }
@@ -154,5 +200,5 @@ export async function listenOnPipes(
     await close();
     throw error;
   }
-  return { endpoints, close };
+  return { endpoints, stop, close };
 }

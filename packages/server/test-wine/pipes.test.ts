@@ -185,6 +185,31 @@ describe("csi-proxy-server's pipes in Windows Node under Wine", () => {
     await stillServes();
   });
 
+  it("grpc-go ≤ 1.56's :authority (upstream's pipe target, backslashes doubled) is served, call after call", async () => {
+    const path = Buffer.from(kubelet);
+    const message = Buffer.concat([Buffer.from([0x0a, path.length]), path]).toString("base64");
+    const outcomes = await driver<string[]>(setup, "authority", {
+      pipe: filesystem.pipe,
+      path: "/v1.Filesystem/PathExists",
+      message,
+      authority: String.raw`\\.\\pipe\\csi-proxy-filesystem-v1`,
+      count: 3,
+    });
+    expect(outcomes).toEqual(["grpc-status:0", "grpc-status:0", "grpc-status:0"]);
+  });
+
+  it("a ping flood gets GOAWAY ENHANCE_YOUR_CALM too_many_pings and is closed; the pipe serves on", async () => {
+    const outcome = await driver<{ acked: number; goaway?: unknown; closed: boolean }>(
+      setup,
+      "pings",
+      { pipe: filesystem.pipe, count: 20 },
+    );
+    expect(outcome.goaway).toEqual({ code: 11, data: "too_many_pings" });
+    expect(outcome.closed).toBe(true);
+    expect(outcome.acked).toBeLessThan(20);
+    await stillServes();
+  });
+
   it("each pipe's DACL, read back with GetSecurityInfo, is the requested D:P(A;;GA;;;SY)(A;;GA;;;BA)", async () => {
     const dacls = await driver<Record<string, string>>(setup, "dacl", { names });
     for (const name of names)
@@ -192,8 +217,18 @@ describe("csi-proxy-server's pipes in Windows Node under Wine", () => {
   });
 
   it("SIGINT (CTRL_C_EVENT) shuts it down: exit 0, every pipe gone, no process left", async () => {
+    // A client that sent its preface and then neither reads on nor closes: it must not hold the stop.
+    const readyFile = join(scratch(), "silent-ready");
+    const held = startDriver<{ closedByServer: boolean }>(
+      setup,
+      "silent",
+      { pipe: filesystem.pipe, holdMs: 60_000, readyFile: winPath(readyFile), preface: true },
+      90_000,
+    );
+    await until(() => (existsSync(readyFile) ? true : undefined), 30_000, "the silent client");
     const code = await server.stop();
     expect(code, server.process.stderr()).toBe(0);
+    expect(await held.result).toMatchObject({ closedByServer: true });
     expect(alive(server.process.child.pid)).toBe(false);
     const found = await driver<Record<string, string>>(setup, "probe", { names });
     // ERROR_FILE_NOT_FOUND: no instance of any name is left.

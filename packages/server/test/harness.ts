@@ -29,8 +29,8 @@ export interface RunningBin {
   /** What it wrote to stderr so far. */
   stderr(): string;
   /**
-   * A raw client of an endpoint (`disk-v1`, ..., `<set>/disk-v1` in a named endpoint set), closed
-   * by {@link RunningBin.stop}.
+   * The raw client of an endpoint (`disk-v1`, ..., `<set>/disk-v1` in a named endpoint set): one
+   * connection per endpoint, kept as a driver keeps it, closed by {@link RunningBin.stop}.
    */
   client(endpoint: string): RawGrpcClient;
   /** SIGTERM, then the exit code once it is gone. */
@@ -65,24 +65,26 @@ export async function startBin(
     );
   });
   const ready = JSON.parse(first) as Ready;
-  const clients: RawGrpcClient[] = [];
+  const clients = new Map<string, RawGrpcClient>();
   return {
     ready,
     socketDir,
     child,
     stderr: () => stderr,
     client(endpoint) {
+      const made = clients.get(endpoint);
+      if (made !== undefined) return made;
       // A named set's endpoints are keyed `<set>/<group>-<version>`.
       const key = endpoint.slice(endpoint.indexOf("/") + 1);
       const api = servedApis.find((a) => `${a.group}-${a.version}` === key);
       const path = ready.endpoints[endpoint];
       if (api === undefined || path === undefined) throw new Error(`no endpoint ${endpoint}`);
       const client = new RawGrpcClient(path, api.protoFile, `${api.version}.${api.service}`);
-      clients.push(client);
+      clients.set(endpoint, client);
       return client;
     },
     async stop() {
-      for (const client of clients) client.close();
+      for (const client of clients.values()) client.close();
       child.kill("SIGTERM");
       return exited;
     },

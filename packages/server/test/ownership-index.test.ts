@@ -86,10 +86,7 @@ function node() {
 }
 
 const grantsOf = (rule: Partial<RuleSpec>) =>
-  compileGrants(
-    [{ name: "r", callers: [{ local: true }], methods: ["*"], ...rule } as RuleSpec],
-    kubelet,
-  );
+  compileGrants([{ name: "r", callers: [{ local: true }], methods: ["*"], ...rule }], kubelet);
 const targetsOf = (pattern: string, portals: string[] = ["10.0.0.5"]) =>
   grantsOf({ iscsiPortals: portals, iscsiTargets: [pattern], disks: { ofIscsiTargets: true } });
 const A = targetsOf(iqn("a-*"));

@@ -73,6 +73,16 @@ describeWithPwsh("startServer on named pipes (Win32 calls faked)", (pwsh) => {
       expect(serial.code, serial.details).toBe(0);
       expect(audit.at(-2)).toContain('"decision":"allow"');
       expect(audit.at(-1)).toContain('"status":"OK"');
+      // The pipe's client process, carried past grpc-js by the guard; a header of the same name
+      // the client sends itself is not taken for it.
+      expect(JSON.parse(audit.at(-2) ?? "{}")).toMatchObject({ peer: `pid=${process.pid}` });
+      const forged = await client.call(
+        "GetBIOSSerialNumber",
+        {},
+        { metadata: { "x-csi-proxy-peer": "uid=0,gid=0,pid=1" } },
+      );
+      expect(forged.code, forged.details).toBe(0);
+      expect(JSON.parse(audit.at(-2) ?? "{}")).toMatchObject({ peer: `pid=${process.pid}` });
     } finally {
       for (const client of clients) client.close();
       await server.close();

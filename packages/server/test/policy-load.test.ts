@@ -1,9 +1,11 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadPolicy } from "../src/policy/load.js";
 import { servedMethods } from "../src/server.js";
+import { readmePolicy } from "./readme-policy.js";
 
 const kubeletPath = "C:\\var\\lib\\kubelet";
 const settings = { kubeletPath, workingDirs: [kubeletPath], methods: servedMethods() };
@@ -192,5 +194,44 @@ describe("loadPolicy", () => {
 
   it("a missing file", () => {
     expect(() => loadPolicy("/nonexistent/policy.json", settings)).toThrow("cannot be read");
+  });
+});
+
+describe("the example policies in examples/policies", () => {
+  const dir = new URL("../examples/policies/", import.meta.url);
+  const files = readdirSync(dir).sort();
+  const specs = files.map(
+    (name) =>
+      JSON.parse(readFileSync(new URL(name, dir), "utf8")) as {
+        rules: { name: string; callers: { endpointSet: string }[] }[];
+      },
+  );
+  const setOf = (i: number) => specs[i]?.rules[0]?.callers[0]?.endpointSet ?? "";
+
+  it("one per Go driver: each loads on its own endpoint set, and all of them together", () => {
+    expect(files).toEqual([
+      "aws-ebs.json",
+      "azuredisk.json",
+      "azurefile.json",
+      "gce-pd.json",
+      "vsphere.json",
+    ]);
+    for (const [i, name] of files.entries()) {
+      const policy = loadPolicy(fileURLToPath(new URL(name, dir)), {
+        ...settings,
+        endpointSets: [setOf(i)],
+      });
+      expect(policy.warning).toBeUndefined();
+      expect(policy.grantsFor(local, setOf(i))?.rules).toEqual([specs[i]?.rules[0]?.name]);
+    }
+    const all = file({ version: 1, rules: specs.flatMap((s) => s.rules) });
+    const sets = files.map((_, i) => setOf(i));
+    expect(loadPolicy(all, { ...settings, endpointSets: sets }).warning).toBeUndefined();
+  });
+
+  it("the README shows aws-ebs.json as it is, and names every file", () => {
+    expect(readmePolicy("aws-ebs-policy")).toEqual(specs[0]);
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    for (const name of files) expect(readme).toContain(`| \`${name}\``);
   });
 });

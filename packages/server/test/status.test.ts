@@ -40,4 +40,26 @@ describe("detailsOf", () => {
     expect(detailsOf("iscsi", "DisconnectTarget", error("TIMEOUT", "slow"))).toBe("slow");
     expect(detailsOf("disk", "Rescan", error("NOT_FOUND", "x"))).toBe("x");
   });
+
+  it("GetVolumeIDFromTargetPath: a plain folder says what aws-ebs-csi-driver reads as nothing mounted", () => {
+    // handleGetDeviceNameFromMountError (aws-ebs-csi-driver pkg/mounter/mount_windows.go).
+    const nothingMounted =
+      /(Get-Item -Path \S+).Target, output: , error: <nil>|because it does not exist/;
+    const plain = error(
+      "NOT_FOUND",
+      "C:\\s is not a mounted folder (C:\\s is no link or mount point).",
+    );
+    for (const rpc of ["GetVolumeIDFromTargetPath", "GetVolumeIDFromMount"]) {
+      expect(detailsOf("volume", rpc, plain)).toMatch(nothingMounted);
+    }
+    // A missing path carries PowerShell's own text, as upstream's did: nothing is added.
+    const missing = error(
+      "NOT_FOUND",
+      "Path C:\\s was not found: Cannot find path 'C:\\s' because it does not exist.",
+    );
+    expect(detailsOf("volume", "GetVolumeIDFromTargetPath", missing)).toBe(missing.message);
+    // Other failures are not "nothing mounted".
+    expect(detailsOf("volume", "GetVolumeIDFromTargetPath", error("TIMEOUT", "slow"))).toBe("slow");
+    expect(detailsOf("volume", "GetVolumeIDFromTargetPath", error("NOT_FOUND", "x"))).toBe("x");
+  });
 });

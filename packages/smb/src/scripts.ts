@@ -33,8 +33,11 @@ if ($matched.Count -gt 0) {
     foreach ($mapping in $matched) { Remove-SmbGlobalMapping -InputObject $mapping -Force }
 }
 if ($UserName) {
-    $secure = ConvertTo-SecureString -String $Password -AsPlainText -Force
-    $credential = New-Object -TypeName System.Management.Automation.PSCredential -ArgumentList $UserName, $secure
+    # Built with .NET calls, never a cmdlet parameter: module logging records parameter values.
+    $secure = [System.Security.SecureString]::new()
+    foreach ($char in $Password.ToCharArray()) { $secure.AppendChar($char) }
+    $secure.MakeReadOnly()
+    $credential = [System.Management.Automation.PSCredential]::new($UserName, $secure)
     $null = New-SmbGlobalMapping -RemotePath $ShareRoot -Credential $credential -RequirePrivacy $RequirePrivacy
 } else {
     $arguments = @{ RemotePath = $ShareRoot; RequirePrivacy = $RequirePrivacy }

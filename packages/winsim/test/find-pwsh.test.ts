@@ -128,6 +128,20 @@ it.skipIf(process.platform === "win32")(
   },
 );
 
+it.skipIf(process.platform === "win32")(
+  "reports a probe killed by a terminal's signal as interrupted, not as a pwsh that does not run",
+  () => {
+    const dir = join(scratch, "killed");
+    mkdirSync(dir, { recursive: true });
+    // A pwsh whose start is cut short by the Ctrl-C that reached it before it left the group.
+    writeFileSync(join(dir, "pwsh"), "#!/bin/sh\nkill -INT $$\nsleep 5\n");
+    chmodSync(join(dir, "pwsh"), 0o755);
+    expect(() => pwshVersionOf(join(dir, "pwsh"))).toThrow(
+      expect.objectContaining({ code: "ABORTED", signal: "SIGINT" }),
+    );
+  },
+);
+
 describeWithPwsh("findPwsh with a real PowerShell 7", (pwsh) => {
   it("takes options.path over CSI_WINSIM_PWSH, and CSI_WINSIM_PWSH over PATH", async () => {
     const other = fakePwsh(join(scratch, "other"), "7.0.0");

@@ -49,13 +49,15 @@ describeWithPwsh("root/wmi MSiSCSIInitiator_SessionClass on the simulated host",
       ChapSecret: "verysecretpass",
     });
     host.sim.clearCalls();
-    const listed = (await host.shell.run(sessions, wmi)) as {
-      id: string;
-      target: string;
-      types: string;
-      connections: string[];
-      devices: { number: number; lun: number; type: number; legacy: string }[];
-    }[];
+    const listed = await host.shell.run<
+      {
+        id: string;
+        target: string;
+        types: string;
+        connections: string[];
+        devices: { number: number; lun: number; type: number; legacy: string }[];
+      }[]
+    >(sessions, wmi);
     expect(host.sim.calls().map((c) => c.command)).toEqual(["Get-CimInstance"]);
     expect(listed.map((s) => s.id)).toEqual(await host.shell.run(msftSessions));
     expect(listed.map(({ id: _id, ...rest }) => rest)).toEqual([

@@ -317,7 +317,7 @@ function serverLines(server: ServerResults | undefined): string[] {
     ...table(rowHeader, rowAlign, [
       rowCells(server.direct, undefined),
       rowCells(server.viaServer, undefined),
-      ...[server.denied, server.floor].flatMap((r) =>
+      ...[server.denied, server.rewritten, server.floor].flatMap((r) =>
         r === undefined ? [] : [rowCells(r, undefined)],
       ),
     ]),
@@ -362,7 +362,18 @@ function floorLines(server: ServerResults, overhead: number): string[] {
   const met = own <= serverOverheadTargetMs;
   return [
     "",
-    `The floor is the same RPC on the same kind of socket from the same client, answered at once by a bare \`@grpc/grpc-js\` server in a process of its own (as the server is): ${formatMs(floor)} ms median. The refused row is the same RPC on an endpoint set the policy grants nothing: identity, policy decision, audit line and status mapping, and no host call. The server's own work per RPC is the refused row less the floor: **${formatMs(own)} ms** against a target of ≤ ${formatMs(serverOverheadTargetMs)} ms median, ${met ? "met" : "**not met** in this run"}. The allowed call less the library call less the floor: **${formatMs(overhead - floor)} ms**, the same work plus the group call's dispatch in the server and the allowed call's audit and log lines. The four rows are timed in turns (20 rounds of 20 calls each), the library call on the server's own simulated node through a pool of the server's size, so load on a shared machine falls on all four alike: before they were (issue #37), the library row ran first on a node and pool of its own, and 1.7 to 3.7 ms of "overhead" was the difference between two arrangements and two moments of a busy machine, not the server's work.`,
+    `The floor is the same RPC on the same kind of socket from the same client, answered at once by a bare \`@grpc/grpc-js\` server in a process of its own (as the server is): ${formatMs(floor)} ms median. The refused row is the same RPC on an endpoint set the policy grants nothing: identity, policy decision, audit line and status mapping, and no host call. The server's own work per RPC is the refused row less the floor: **${formatMs(own)} ms** against a target of ≤ ${formatMs(serverOverheadTargetMs)} ms median, ${met ? "met" : "**not met** in this run"}. The allowed call less the library call less the floor: **${formatMs(overhead - floor)} ms**, the same work plus the group call's dispatch in the server and the allowed call's audit and log lines. The rows are timed in turns (20 rounds of 20 calls each), the library call on the server's own simulated node through a pool of the server's size, so load on a shared machine falls on all of them alike: before they were (issue #37), the library row ran first on a node and pool of its own, and 1.7 to 3.7 ms of "overhead" was the difference between two arrangements and two moments of a busy machine, not the server's work.`,
+    ...rewriteLines(server),
+  ];
+}
+
+// What serving grpc-go up to 1.56 costs: its :authority rewritten, the client's HPACK table followed.
+function rewriteLines(server: ServerResults): string[] {
+  if (server.rewritten === undefined || server.denied === undefined) return [];
+  const extra = server.rewritten.median - server.denied.median;
+  return [
+    "",
+    `The rewritten row is the refused row from a client whose \`:authority\` nghttp2 refuses, as grpc-go up to 1.56 sends upstream's pipe target (\`\\\\.\\\\pipe\\\\csi-proxy-…\`): the server follows that client's HPACK table and rewrites the field on every connection where it was ever refused (\`packages/server/src/wire/\`). It costs ${formatMs(extra)} ms per call over the refused row (median minus median). Every connection, on a Unix socket or a pipe, passes the server's connection guard in JavaScript: on a pipe its bytes always went through JavaScript (\`PipeDuplex\`); on a Unix socket the guard moves the HTTP/2 session off the socket's native handle onto Node's JavaScript stream, a hop the refused row includes and the floor does not.`,
   ];
 }
 

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import {
   credentials,
   loadPackageDefinition,
+  type ChannelOptions,
   type Client,
   type GrpcObject,
   type ServiceClientConstructor,
@@ -51,9 +52,10 @@ export class V1Client {
   /** How many calls {@link V1Client.call} has sent. */
   sent = 0;
 
-  constructor(socket: string, group: string, version: string) {
+  /** `options`: grpc-js channel options (`grpc.default_authority` sends another :authority). */
+  constructor(socket: string, group: string, version: string, options: ChannelOptions = {}) {
     const Service = serviceConstructor(group, version);
-    this.#client = new Service(`unix:${socket}`, credentials.createInsecure()) as Client &
+    this.#client = new Service(`unix:${socket}`, credentials.createInsecure(), options) as Client &
       Record<string, Method>;
   }
 

@@ -29,6 +29,11 @@ export interface ServerResults {
   readonly viaServer: Row;
   /** The same RPC refused by the server's policy: identity, decision, audit line, status; no host call. */
   readonly denied?: Row | undefined;
+  /**
+   * The refused RPC again with the :authority grpc-go up to 1.56 sends (upstream's pipe target),
+   * which the server rewrites on the way in (`src/wire/`) before nghttp2 reads it.
+   */
+  readonly rewritten?: Row | undefined;
   /** The same RPC answered by a grpc-js server that does nothing, on the same kind of socket. */
   readonly floor?: Row | undefined;
   readonly memory: ServerMemory;
@@ -159,11 +164,14 @@ export async function measureServer(pwsh: string): Promise<ServerResults> {
   const client = new V1Client(socket, "system", "v1alpha1");
   const deniedClient = new V1Client(deniedSocket, "system", "v1alpha1");
   const floorClient = new V1Client(floorSocket, "system", "v1alpha1");
+  const oldGoClient = new V1Client(deniedSocket, "system", "v1alpha1", {
+    "grpc.default_authority": String.raw`\\.\\pipe\\csi-proxy-system-v1alpha1`,
+  });
   try {
     const call = client.bare("GetBIOSSerialNumber");
     await call();
     const ready = processMemory(pid);
-    const [direct, viaServer, denied, floor] = await interleaved([
+    const [direct, viaServer, denied, floor, rewritten] = await interleaved([
       task("getBiosSerialNumber, library call (the server's node and pool size)", () =>
         system.getBiosSerialNumber(),
       ),
@@ -173,6 +181,10 @@ export async function measureServer(pwsh: string): Promise<ServerResults> {
         "GetBIOSSerialNumber, v1 client → no-op grpc-js server (floor)",
         floorClient.bare("GetBIOSSerialNumber"),
       ),
+      task(
+        "GetBIOSSerialNumber, refused, :authority as grpc-go ≤ 1.56 sends it (rewritten)",
+        refusedCall(oldGoClient),
+      ),
     ]);
     const after = processMemory(pid);
     if (direct === undefined || viaServer === undefined) throw new Error("no rows measured");
@@ -180,6 +192,7 @@ export async function measureServer(pwsh: string): Promise<ServerResults> {
       direct,
       viaServer,
       denied,
+      rewritten,
       floor,
       memory: {
         readyMiB: ready?.rssMiB ?? Number.NaN,
@@ -194,6 +207,7 @@ export async function measureServer(pwsh: string): Promise<ServerResults> {
     floorClient.close();
     await stopChild(floorChild);
     await shell.close();
+    oldGoClient.close();
     await started.stop();
     rmSync(dir, { recursive: true, force: true });
   }

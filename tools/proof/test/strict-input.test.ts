@@ -82,8 +82,12 @@ function publicMethods(group: Group): PublicMethod[] {
   const proto = Object.getPrototypeOf(group.instance) as Record<string, unknown>;
   return (
     Object.getOwnPropertyNames(proto)
-      // `confine` makes a view of the group (checked by the filesystem tests), not a call.
-      .filter((name) => !["constructor", "close", "confine"].includes(name) && !hidden.has(name))
+      // `confine` and `withLinks` make a view of the group (checked by the filesystem and smb
+      // tests), not a call.
+      .filter(
+        (name) =>
+          !["constructor", "close", "confine", "withLinks"].includes(name) && !hidden.has(name),
+      )
       .flatMap((name) => {
         const value = Object.getOwnPropertyDescriptor(proto, name)?.value as unknown;
         if (typeof value !== "function") return [];

@@ -2,6 +2,7 @@ import { dirname } from "node:path";
 import type { CallContext, CallOptions } from "@csi-proxy/exec";
 import type { Filesystem } from "@csi-proxy/filesystem";
 import type { LocalEntry, SmbLinkHost } from "@csi-proxy/smb";
+import { confined } from "../confined-refusal.js";
 
 function optionsOf(context: CallContext | undefined): CallOptions {
   const remaining = context?.remainingMs();
@@ -20,7 +21,7 @@ function optionsOf(context: CallContext | undefined): CallOptions {
 export function confinedSmbLinks(filesystem: Filesystem): SmbLinkHost {
   return {
     async readLink(path, context): Promise<LocalEntry> {
-      const entry = await filesystem.inspect({ path }, optionsOf(context));
+      const entry = await confined(() => filesystem.inspect({ path }, optionsOf(context)));
       switch (entry.kind) {
         case "missing":
         case "file":
@@ -34,14 +35,16 @@ export function confinedSmbLinks(filesystem: Filesystem): SmbLinkHost {
       }
     },
     async removeEmptyDirectory(path, context) {
-      await filesystem.rmdir({ path }, optionsOf(context));
+      await confined(() => filesystem.rmdir({ path }, optionsOf(context)));
     },
     async createLink(path, target, context) {
-      await filesystem.mkdir({ path: dirname(path) }, optionsOf(context));
-      await filesystem.createSymlink(
-        { sourcePath: target, targetPath: path, pin: true },
-        optionsOf(context),
-      );
+      await confined(async () => {
+        await filesystem.mkdir({ path: dirname(path) }, optionsOf(context));
+        await filesystem.createSymlink(
+          { sourcePath: target, targetPath: path, pin: true },
+          optionsOf(context),
+        );
+      });
     },
   };
 }

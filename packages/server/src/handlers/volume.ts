@@ -1,5 +1,6 @@
 import { CsiProxyError, type CallOptions } from "@csi-proxy/exec";
 import type { Volume } from "@csi-proxy/volume";
+import { confinedRefusal } from "../confined-refusal.js";
 import type { PathMapping } from "../paths.js";
 import type { HandlerContext, Message, ServiceHandlers } from "./context.js";
 import { hostPath, int64, legacyDiskNumber, rpcOf, text, uint } from "./context.js";
@@ -197,9 +198,11 @@ async function undoMisplaced(
     await volume.unmountVolume({ ...id, targetPath: folder }, options);
   }
   if (misplaced) {
-    throw new CsiProxyError(
-      "MountVolume is denied: the folder changed while the volume was mounted; the mount was taken away again.",
-      { code: "PERMISSION_DENIED" },
+    throw confinedRefusal(
+      new CsiProxyError(
+        "MountVolume is denied: the folder changed while the volume was mounted; the mount was taken away again.",
+        { code: "PERMISSION_DENIED" },
+      ),
     );
   }
 }

@@ -1,4 +1,7 @@
 import { Duplex } from "node:stream";
+import { unlimitedHeld, type Droppable, type HeldBudget } from "../wire/connections.js";
+import { ConnectionGuard, type GuardedTransport } from "../wire/guard.js";
+import type { WireLimits } from "../wire-limits.js";
 import { isPeerGone, type PipeApi, type PipeHandle } from "./api.js";
 
 /** Bytes asked of one ReadFile; an HTTP/2 frame header plus a default 16 KiB frame fits. */
@@ -9,19 +12,23 @@ const READ_SIZE = 64 * 1024;
  *
  * A read is always pending while the consumer wants data and writes go out one at a time beside
  * it (overlapped I/O), so an HTTP/2 peer waiting on our write is never stuck behind our read.
+ * With `limits`, every byte passes a {@link ConnectionGuard} both ways, as on a Unix socket.
  */
-export class PipeDuplex extends Duplex {
+export class PipeDuplex extends Duplex implements GuardedTransport, Droppable {
   readonly #api: PipeApi;
   readonly #pipe: PipeHandle;
+  readonly #guard: ConnectionGuard | undefined;
   #reading = false;
   #released = false;
+  // Writes go out in order, the guard's own frames among the server's.
+  #writes: Promise<void> = Promise.resolve();
   /**
    * The client process (`pid=…`), read once at connect: grpc-js's `getPeer()` reports a
    * connection's `remoteAddress`, which is how a call learns who is at the other end.
    */
   readonly remoteAddress: string;
 
-  constructor(api: PipeApi, pipe: PipeHandle) {
+  constructor(api: PipeApi, pipe: PipeHandle, limits?: WireLimits, held?: HeldBudget) {
     // Pipes have no half-close: once either side is over, the whole instance is.
     super({ allowHalfOpen: false });
     this.#api = api;
@@ -33,6 +40,10 @@ export class PipeDuplex extends Duplex {
       pid = undefined;
     }
     this.remoteAddress = pid === undefined ? "unknown" : `pid=${pid}`;
+    this.#guard =
+      limits === undefined
+        ? undefined
+        : new ConnectionGuard(this, limits, this.remoteAddress, held ?? unlimitedHeld);
   }
 
   override _read(): void {
@@ -55,9 +66,35 @@ export class PipeDuplex extends Duplex {
         return;
       }
       if (this.#isReleased()) break;
-      if (chunk.length > 0 && !this.push(chunk)) break;
+      if (chunk.length > 0 && !this.#pushAll(this.#guard?.fromClient(chunk) ?? [chunk])) break;
     }
     this.#reading = false;
+  }
+
+  #pushAll(parts: readonly Buffer[]): boolean {
+    let more = true;
+    for (const part of parts) more = this.push(part) && more;
+    return more;
+  }
+
+  toServer(data: Buffer): void {
+    if (!this.#released) this.push(data);
+  }
+
+  toClient(data: Buffer): void {
+    this.#enqueue(data).catch(() => this.destroy());
+  }
+
+  finish(): void {
+    // Once what was written has gone out; no DisconnectNamedPipe, so the client can read it.
+    void this.#writes.then(() => {
+      this.#release(false);
+      this.destroy();
+    });
+  }
+
+  hangUp(): void {
+    this.destroy();
   }
 
   override _write(
@@ -65,10 +102,18 @@ export class PipeDuplex extends Duplex {
     _encoding: BufferEncoding,
     callback: (error?: Error | null) => void,
   ): void {
-    this.#writeAll(chunk).then(
+    this.#guard?.fromServer(chunk);
+    this.#enqueue(chunk).then(
       () => callback(),
       (error: unknown) => callback(error as Error),
     );
+    this.#guard?.afterServerWrite();
+  }
+
+  #enqueue(chunk: Buffer): Promise<void> {
+    const written = this.#writes.then(() => this.#writeAll(chunk));
+    this.#writes = written.catch(() => undefined);
+    return written;
   }
 
   async #writeAll(chunk: Buffer): Promise<void> {
@@ -83,12 +128,15 @@ export class PipeDuplex extends Duplex {
 
   override _final(callback: (error?: Error | null) => void): void {
     // No DisconnectNamedPipe: it would discard what the client has not read yet (the GOAWAY).
-    this.#release(false);
-    this.push(null);
-    callback();
+    void this.#writes.then(() => {
+      this.#release(false);
+      this.push(null);
+      callback();
+    });
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.#guard?.closed();
     this.#release(true);
     callback(error);
   }

@@ -1,5 +1,8 @@
 import { CsiProxyError } from "@csi-proxy/exec";
 import { type Server, ServerCredentials } from "@grpc/grpc-js";
+import { defaultEndpointSet } from "../endpoints.js";
+import { Connections } from "../wire/connections.js";
+import { defaultWireLimits, type WireLimits } from "../wire-limits.js";
 import { isPeerGone, type PipeApi, type PipeHandle, Win32Error, WinError } from "./api.js";
 import { PipeDuplex } from "./duplex.js";
 import { loadWin32PipeApi } from "./win32.js";
@@ -8,10 +11,19 @@ import { loadWin32PipeApi } from "./win32.js";
 export interface ServePipeOptions {
   sddl: string;
   api?: PipeApi;
+  /** What each connection may hold (wire/guard.ts); {@link defaultWireLimits} by default. */
+  limits?: WireLimits;
+  /** Where connections count against their endpoint set's limit; a count of its own by default. */
+  connections?: Connections;
+  /** The endpoint set this pipe belongs to; `default` by default. */
+  endpointSet?: string;
 }
 
-/** A served pipe; `close()` stops listening and closes the sessions it injected. */
+/** A served pipe. */
 export interface PipeListener {
+  /** Connects no more clients (an instance already connected is served). */
+  stop(): void;
+  /** Stops listening and closes the sessions it injected (GOAWAY, then within the grace period). */
   close(): Promise<void>;
 }
 
@@ -59,6 +71,9 @@ function startPipe(server: Server, pipeName: string, options: ServePipeOptions):
   }
 
   const injector = server.createConnectionInjector(ServerCredentials.createInsecure());
+  const limits = options.limits ?? defaultWireLimits;
+  const counted = options.connections ?? new Connections(limits);
+  const endpointSet = options.endpointSet ?? defaultEndpointSet;
   const connections = new Set<PipeDuplex>();
   let closing = false;
   let failures = 0;
@@ -107,9 +122,18 @@ function startPipe(server: Server, pipeName: string, options: ServePipeOptions):
   };
 
   const handOver = (pipe: PipeHandle, onClose?: () => void): void => {
-    const duplex = new PipeDuplex(api, pipe);
+    const admission = counted.admit(endpointSet);
+    // Its endpoint set holds all the connections it may: this client is turned away.
+    if (admission === undefined) {
+      release(pipe);
+      onClose?.();
+      return;
+    }
+    const duplex = new PipeDuplex(api, pipe, limits, admission.held);
+    admission.attach(duplex);
     connections.add(duplex);
     duplex.once("close", () => {
+      admission.release();
       connections.delete(duplex);
       onClose?.();
     });
@@ -139,11 +163,16 @@ function startPipe(server: Server, pipeName: string, options: ServePipeOptions):
 
   accept(listening);
 
+  const stop = (): void => {
+    if (closing) return;
+    closing = true;
+    release(listening);
+  };
+
   return {
+    stop,
     close() {
-      if (closing) return Promise.resolve();
-      closing = true;
-      release(listening);
+      stop();
       const open = [...connections].map(
         (duplex) =>
           new Promise<void>((resolve) => {

@@ -233,19 +233,20 @@ export class OwnershipIndex {
       volumes ? this.#volumes.running(floor) : undefined,
     ].filter((p) => p !== undefined);
     if (running.length === 0) return false;
-    let callerEnded = false;
+    // Set inside the callback: an object, so the check below is not narrowed to its first value.
+    const ended = { byCaller: false };
     try {
       await withCallContext("ownership lookup", options, async (context) => {
         try {
           await context.race(Promise.all(running));
         } catch (error) {
-          callerEnded = context.signal.aborted;
+          ended.byCaller = context.signal.aborted;
           throw error;
         }
       });
     } catch (error) {
       // A listing that failed shows nothing (a fresh one decides); the caller's own end stands.
-      if (callerEnded) throw error;
+      if (ended.byCaller) throw error;
       return false;
     }
     return true;

@@ -291,6 +291,100 @@ async function broken({ pipe, path, message, count }) {
   return outcomes;
 }
 
+/** A gRPC request on `session` with these headers; resolves with its grpc-status (or rst code). */
+function grpcRequest(session, headers, message) {
+  return new Promise((resolve) => {
+    const stream = session.request({
+      ":method": "POST",
+      "content-type": "application/grpc",
+      te: "trailers",
+      ...headers,
+    });
+    let status;
+    stream.on("response", (h) => (status ??= h["grpc-status"]));
+    stream.on("trailers", (h) => (status = h["grpc-status"]));
+    stream.on("error", () => {});
+    stream.on("close", () =>
+      resolve(status === undefined ? `rst:${stream.rstCode}` : `grpc-status:${status}`),
+    );
+    stream.resume();
+    const body = Buffer.from(message, "base64");
+    const frame = Buffer.alloc(5 + body.length);
+    frame.writeUInt32BE(body.length, 1);
+    body.copy(frame, 5);
+    stream.end(frame);
+  });
+}
+
+/**
+ * Requests whose :authority is what grpc-go up to 1.56 sends for upstream's pipe target
+ * (`\\.\\pipe\\csi-proxy-…`, backslashes doubled), several on one connection: how each ended.
+ */
+async function authority({ pipe, path, message, authority: value, count }) {
+  const session = connectHttp2("http://localhost", { createConnection: () => connectNet(pipe) });
+  session.on("error", () => {});
+  const outcomes = [];
+  for (let index = 0; index < count; index += 1)
+    outcomes.push(await grpcRequest(session, { ":path": path, ":authority": value }, message));
+  session.close();
+  return outcomes;
+}
+
+/** `count` pings as fast as they are answered: how many were, and the GOAWAY received. */
+async function pings({ pipe, count }) {
+  const session = connectHttp2("http://localhost", { createConnection: () => connectNet(pipe) });
+  session.on("error", () => {});
+  let goaway;
+  session.on("goaway", (code, _last, data) => (goaway = { code, data: data?.toString() ?? "" }));
+  await new Promise((resolve) => session.once("connect", resolve));
+  let acked = 0;
+  for (let index = 0; index < count && !session.destroyed; index += 1) {
+    const ok = await new Promise((resolve) => {
+      try {
+        session.ping((error) => resolve(error === null));
+      } catch {
+        resolve(false);
+      }
+    });
+    if (ok) acked += 1;
+  }
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const closed = session.destroyed || session.closed;
+  session.destroy();
+  return { acked, goaway, closed };
+}
+
+/**
+ * Connects to `pipe`, sends nothing (or, `preface`, the HTTP/2 preface and an empty SETTINGS) and
+ * never closes: until the server closes it, or `holdMs` passes.
+ */
+function silent({ pipe, holdMs, readyFile, preface }) {
+  return new Promise((resolve) => {
+    const socket = connectNet(pipe);
+    const started = Date.now();
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve({ closedByServer: false });
+    }, holdMs);
+    socket.on("error", () => {});
+    socket.on("connect", () => {
+      if (preface)
+        socket.write(
+          Buffer.concat([
+            Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"),
+            Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0]),
+          ]),
+        );
+      if (readyFile !== undefined) writeFileSync(readyFile, "connected");
+    });
+    socket.resume();
+    socket.on("close", () => {
+      clearTimeout(timer);
+      resolve({ closedByServer: true, afterMs: Date.now() - started });
+    });
+  });
+}
+
 async function hold({ holdMs, readyFile }) {
   if (readyFile !== undefined) writeFileSync(readyFile, "holding");
   await new Promise((resolve) => setTimeout(resolve, holdMs));
@@ -307,6 +401,9 @@ const commands = {
   cancel,
   malformed,
   broken,
+  authority,
+  pings,
+  silent,
   hold,
 };
 
