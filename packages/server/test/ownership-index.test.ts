@@ -24,7 +24,7 @@ interface Session {
 function node() {
   const state = {
     sessions: [] as Session[],
-    ids: new Map<number, { page83: string; serialNumber: string }>(),
+    ids: new Map<number, { page83: string; serialNumber: string; isSystemDisk: boolean }>(),
     volumes: new Map<string, number[]>(),
   };
   const calls: string[] = [];
@@ -182,16 +182,31 @@ describe("the ownership index", () => {
     expect(await asked(vol(9))).toEqual(others);
   });
 
-  it("grants by page 83 id from the disks' ids, learned from a ListDiskIDs answer", async () => {
-    const { state, calls, clock, index } = node();
+  it("grants by page 83 id from one listing of the disks' ids, kept within the bound", async () => {
+    const { state, calls, index } = node();
     const byPage83 = grantsOf({ disks: { page83: ["6001405aaaa*"] } });
-    state.ids.set(7, { page83: "6001405aaaa01", serialNumber: "" });
-    state.ids.set(8, { page83: "6001405bbbb01", serialNumber: "" });
-    index.learnIdentities(new Map(state.ids), clock.now());
+    state.ids.set(7, { page83: "6001405aaaa01", serialNumber: "", isSystemDisk: false });
+    state.ids.set(8, { page83: "6001405bbbb01", serialNumber: "", isSystemDisk: false });
     expect(await index.diskOwned(byPage83, 7, options)).toBe(true);
-    expect(calls).toEqual([]);
-    expect(await index.disksOwned(byPage83, [7, 8], options)).toEqual(new Set([7]));
     expect(calls).toEqual(["ids"]);
+    expect(await index.diskOwned(byPage83, 7, options)).toBe(true);
+    expect(calls).toEqual(["ids"]);
+    expect(await index.disksOwned(byPage83, [7, 8], options)).toEqual(new Set([7]));
+    expect(calls).toEqual(["ids", "ids"]);
+  });
+
+  it("never grants the node's boot or system disk by an id pattern it matches", async () => {
+    const { state, index } = node();
+    // The EBS root volume and a data volume: both `vol…` serials, one pattern (issue #34).
+    const bySerial = grantsOf({ disks: { serialNumbers: ["vol*"] } });
+    state.ids.set(0, { page83: "", serialNumber: "vol0aaaa", isSystemDisk: true });
+    state.ids.set(1, { page83: "", serialNumber: "vol0bbbb", isSystemDisk: false });
+    expect(await index.diskOwned(bySerial, 0, options)).toBe(false);
+    expect(await index.diskOwned(bySerial, 1, options)).toBe(true);
+    expect(await index.disksOwned(bySerial, [0, 1], options)).toEqual(new Set([1]));
+    // Its volumes are not the caller's either.
+    state.volumes.set(vol(0).toLowerCase(), [0]);
+    expect(await index.volumeOwned(bySerial, vol(0), options)).toBe(false);
   });
 
   it("lets decisions that wait together share one listing, and never serves a no from one begun before it", async () => {

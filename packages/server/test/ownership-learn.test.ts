@@ -10,7 +10,6 @@ function recorder() {
   const seen: unknown[][] = [];
   const index = {
     learnTargetDisks: (...args: unknown[]) => seen.push(["targetDisks", ...args]),
-    learnIdentities: (...args: unknown[]) => seen.push(["identities", ...args]),
     learnVolumeDisk: (...args: unknown[]) => seen.push(["volumeDisk", ...args]),
   } as unknown as OwnershipIndex;
   return { seen, index };
@@ -24,7 +23,7 @@ const target: Resource = {
 const volumeId = "\\\\?\\Volume{1}\\";
 
 describe("learning from allowed answers", () => {
-  it("reads GetTargetDisks, ListDiskIDs (v1 and v1beta1), ListVolumesOnDisk and the volume's disk number", () => {
+  it("reads GetTargetDisks, ListVolumesOnDisk and the volume's disk number; not ListDiskIDs, which does not say which disk is the node's own", () => {
     const { seen, index } = recorder();
     learnFromAnswer(index, "iscsi.GetTargetDisks", [target], { diskIDs: ["3", "4"] }, 7);
     learnFromAnswer(
@@ -53,8 +52,6 @@ describe("learning from allowed answers", () => {
     learnFromAnswer(index, "volume.GetVolumeDiskNumber", [volume], { diskNumber: "4" }, 12);
     expect(seen).toEqual([
       ["targetDisks", "iqn.x:a", [3, 4], 7],
-      ["identities", new Map([[3, { page83: "p3", serialNumber: "s3" }]]), 8],
-      ["identities", new Map([[4, { page83: "p4", serialNumber: "s4" }]]), 9],
       ["volumeDisk", volumeId, 3, 10],
       ["volumeDisk", volumeId, 3, 11],
       ["volumeDisk", volumeId, 4, 12],

@@ -1,6 +1,5 @@
 import { isCsiProxyError } from "@csi-proxy/exec";
 import type { Message } from "../handlers/context.js";
-import type { IdentityFact } from "./ownership-facts.js";
 import type { OwnershipIndex } from "./ownership.js";
 import type { Resource } from "./resources.js";
 
@@ -30,25 +29,11 @@ const asNumber = (value: unknown): number | undefined => {
   return typeof n === "number" && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
 };
 
-const record = (value: unknown): Record<string, unknown> | undefined =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
-
-// ListDiskIDs answers `{ page83, serial_number }` (v1) or `{ identifiers: { page83, serialNumber } }`.
-function identityOf(value: unknown): IdentityFact | undefined {
-  const entry = record(value);
-  const ids = record(entry?.identifiers) ?? entry;
-  const page83 = ids?.page83;
-  const serial = ids?.serial_number ?? ids?.serialNumber;
-  return typeof page83 === "string" && typeof serial === "string"
-    ? { page83, serialNumber: serial }
-    : undefined;
-}
-
 /**
  * What an allowed call's answer (before it is narrowed for the caller) says of whose disks and
  * volumes are whose, recorded as read at `at`, when the call started: no host call of its own.
+ * ListDiskIDs teaches nothing: its answer does not say which disk is the node's own, which an
+ * identity grant needs (the ids listing reads it).
  */
 export function learnFromAnswer(
   index: OwnershipIndex,
@@ -66,19 +51,6 @@ export function learnFromAnswer(
       if (target !== undefined && numbers.every((n) => n !== undefined)) {
         index.learnTargetDisks(target.iqn, numbers, at);
       }
-      return;
-    }
-    case "disk.ListDiskIDs": {
-      const listed = record(response.diskIDs) ?? {};
-      const identities = new Map<number, IdentityFact>();
-      for (const [key, value] of Object.entries(listed)) {
-        const n = asNumber(key);
-        const identity = identityOf(value);
-        // A listing it cannot read whole teaches nothing: a disk left out would look absent.
-        if (n === undefined || identity === undefined) return;
-        identities.set(n, identity);
-      }
-      index.learnIdentities(identities, at);
       return;
     }
     case "volume.ListVolumesOnDisk": {

@@ -8,10 +8,12 @@ export interface SessionFact {
   readonly portals: readonly PortalKey[] | undefined;
 }
 
-/** What a disk says of itself (ListDiskIDs). */
+/** What a disk says of itself, as `Disk.listDiskIds` reads it. */
 export interface IdentityFact {
   readonly page83: string;
   readonly serialNumber: string;
+  /** The disk Windows booted from or keeps its system on (`MSFT_Disk.IsBoot` or `IsSystem`). */
+  readonly isSystemDisk: boolean;
 }
 
 /** A fact and when the host call that read it started (`performance.now()`). */
@@ -43,8 +45,13 @@ export function sessionGranted(grants: Grants, session: SessionFact): boolean {
   return session.portals?.some((portal) => portalGranted(grants, portal)) ?? false;
 }
 
-/** `page83` and `serialNumbers` patterns: a disk whose id a pattern matches. */
+/**
+ * `page83` and `serialNumbers` patterns: a disk whose id a pattern matches, never the node's own
+ * boot or system disk, which wide patterns (`vol*`, a vendor's NAA prefix) match as well as a
+ * driver's volumes (issue #34: EBS, vSphere and Azure boot disks share their data disks' prefixes).
+ */
 export function identityGranted(grants: Grants, identity: IdentityFact): boolean {
+  if (identity.isSystemDisk) return false;
   const matches = (value: string, patterns: readonly RegExp[]) =>
     value !== "" && patterns.some((p) => p.test(value));
   return (

@@ -141,11 +141,6 @@ export class OwnershipIndex {
     }
   }
 
-  /** ListDiskIDs' answer: every disk's ids. */
-  learnIdentities(identities: ReadonlyMap<number, IdentityFact>, at: number): void {
-    this.#identities.learn(identities, at);
-  }
-
   /** ListVolumesOnDisk's or GetDiskNumberFromVolumeID's answer: the volume lies on the disk. */
   learnVolumeDisk(volumeId: string, diskNumber: number, at: number): void {
     remember(this.#volumeDisks, volumeId.toLowerCase(), { fact: [diskNumber], at });
