@@ -85,7 +85,7 @@ export function iscsiPart(): void {
         s.targetPortals.map((p) => `${p.targetAddress.toLowerCase()}:${p.targetPort}`),
       );
       expect(through).toContain(
-        `${portal().targetAddress.toLowerCase()}:${portal().targetPort ?? 3260}`,
+        `${portal().targetAddress.toLowerCase()}:${String(portal().targetPort)}`,
       );
     });
 
