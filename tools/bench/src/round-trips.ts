@@ -231,6 +231,7 @@ async function measureMethods(node: Node): Promise<MethodRow[]> {
     diskNumber = (await iscsi.getTargetDisks({ targetPortal: portal, iqn })).diskIds[0] ?? -1;
   });
   if (diskNumber < 0) throw new Error("the demo node's iSCSI target exposes no disk");
+  await m("iscsi", "listSessionDisks", "common", () => iscsi.listSessionDisks());
   await m("iscsi", "setMutualChapSecret", "common", () =>
     iscsi.setMutualChapSecret({ mutualChapSecret: "mutual-secret-1" }),
   );
@@ -257,6 +258,7 @@ async function measureMethods(node: Node): Promise<MethodRow[]> {
   await m("volume", "listVolumesOnDisk", "common", async () => {
     volumeId = (await volume.listVolumesOnDisk({ diskNumber })).volumeIds[0] ?? "";
   });
+  await m("volume", "listVolumeDisks", "common", () => volume.listVolumeDisks());
   await m("volume", "isVolumeFormatted", "common", () => volume.isVolumeFormatted({ volumeId }));
   // formatVolume always formats (the caller checks isVolumeFormatted): it has no already-done path.
   await m("volume", "formatVolume", "common", () => volume.formatVolume({ volumeId }));
