@@ -54,7 +54,14 @@ export function pwshVersionOf(path) {
     ],
     // Its own process group on POSIX: a Ctrl-C at the terminal (sent to the whole foreground
     // group) must not kill the probe and pass for "pwsh does not run"; the caller handles it.
-    { encoding: "utf8", timeout: 60_000, detached: !isWindows },
+    // Multi-core JIT off, as @csi-proxy/exec starts pwsh (its `dotnetRuntimeDefaults`): a start-up
+    // profile corrupted by pwsh processes started together crashes every later pwsh at start.
+    {
+      encoding: "utf8",
+      timeout: 60_000,
+      detached: !isWindows,
+      env: { ...process.env, DOTNET_MultiCoreJitMinNumCpus: "FFFF" },
+    },
   );
   // Killed from outside (a Ctrl-C that reached it before it left the terminal's group): the run
   // was interrupted, which says nothing of whether pwsh runs.

@@ -60,10 +60,15 @@ export interface ResolvedConfig {
  * Dynamic PGO keeps re-instrumenting the code PowerShell generates for each command it runs;
  * off, PowerShell spends about half the CPU per call, the p95 halves and a new process's first
  * seconds of calls take half the time; start-up is unchanged (BENCHMARKS.md).
+ * Multi-core JIT is off (it needs more CPUs than any machine has, 0xFFFF): pwsh records a
+ * start-up profile in its cache folder (`StartupProfileData-NonInteractive`), processes started
+ * together corrupt it, and every later pwsh then dies of SIGSEGV at start until the file is
+ * deleted (PowerShell/PowerShell#26528, dotnet/runtime#81799; it happened to this project's CI).
  * Windows PowerShell's .NET Framework ignores them.
  */
 export const dotnetRuntimeDefaults: Readonly<Record<string, string>> = Object.freeze({
   DOTNET_TieredPGO: "0",
+  DOTNET_MultiCoreJitMinNumCpus: "FFFF",
 });
 
 /** Whether the executable is Windows PowerShell 5.1 rather than PowerShell 7. */
