@@ -92,7 +92,16 @@ export async function measureFairness(pwsh: string): Promise<FairnessRow> {
   const aDisk = new V1Client(endpoint("a/disk-v1"), "disk", "v1");
   try {
     const sim = await Simulator.open(bin.simulator.dir);
-    for (let i = 0; i < 10; i++) await b.call("GetBIOSSerialNumber", {});
+    // Every pool process runs every cmdlet of the row first: the simulator's cmdlets are
+    // PowerShell functions a process compiles on first use (Windows' are compiled CIM cmdlets),
+    // and a B call landing on a process that never ran its cmdlet would time that compilation.
+    for (let round = 0; round < 30; round++) {
+      await Promise.all([
+        ...Array.from({ length: 4 }, () => b.call("GetBIOSSerialNumber", {})),
+        ...Array.from({ length: 4 }, () => aSystem.call("GetService", { name: "MSiSCSI" })),
+        ...Array.from({ length: 4 }, () => aDisk.call("GetDiskStats", { disk_number: 0 })),
+      ]);
+    }
     const aloneMs = await timeB(b);
     sim.fault({ command: "Get-Service", action: "delay", delayMs: slowMs, times: -1 });
     let stop!: () => void;
