@@ -1,5 +1,6 @@
-# MSFT_iSCSI* instances: no enum-valued properties, so raw and shown values are the same (§7.7).
-function New-WinSimIscsiObject([string]$Class, [System.Collections.Specialized.OrderedDictionary]$Properties) {
+# MSFT_iSCSI* instances (and root/wmi's MSiSCSIInitiator_* ones, iscsi-wmi.ps1): no enum-valued
+# properties, so raw and shown values are the same (§7.7).
+function New-WinSimIscsiObject([string]$Class, [System.Collections.Specialized.OrderedDictionary]$Properties, [string]$Namespace = 'ROOT/Microsoft/Windows/Storage') {
     $base = [CsiProxy.WinSim.SimCimInstance]::new($Class)
     foreach ($key in $Properties.Keys) { $base.Set($key, $Properties[$key]) }
     $object = [psobject]::new($base)
@@ -7,7 +8,7 @@ function New-WinSimIscsiObject([string]$Class, [System.Collections.Specialized.O
     $names = $object.PSObject.TypeNames
     $names.Clear()
     $prefix = 'Microsoft.Management.Infrastructure.CimInstance#'
-    $names.Add("${prefix}ROOT/Microsoft/Windows/Storage/$Class")
+    $names.Add("$prefix$Namespace/$Class")
     $names.Add("$prefix$Class")
     $names.Add('Microsoft.Management.Infrastructure.CimInstance')
     $names.Add('System.Object')

@@ -7,18 +7,7 @@
 # lower-cased as Get-IscsiSession's TargetNodeAddress is (PowerShell/PowerShell#17306), and with the
 # initiator service stopped the query fails rather than answering no sessions.
 function New-WinSimWmiObject([string]$Class, [System.Collections.Specialized.OrderedDictionary]$Properties) {
-    $base = [CsiProxy.WinSim.SimCimInstance]::new($Class)
-    foreach ($key in $Properties.Keys) { $base.Set($key, $Properties[$key]) }
-    $object = [psobject]::new($base)
-    foreach ($key in $Properties.Keys) { $object.PSObject.Properties.Add([psnoteproperty]::new($key, $Properties[$key])) }
-    $names = $object.PSObject.TypeNames
-    $names.Clear()
-    $prefix = 'Microsoft.Management.Infrastructure.CimInstance#'
-    $names.Add("${prefix}root/wmi/$Class")
-    $names.Add("$prefix$Class")
-    $names.Add('Microsoft.Management.Infrastructure.CimInstance')
-    $names.Add('System.Object')
-    return $object
+    return (New-WinSimIscsiObject $Class $Properties 'root/wmi')
 }
 
 function Get-WinSimIscsiWmiSessions($State) {
