@@ -98,7 +98,7 @@ describe("the ownership index", () => {
     const { state, calls, clock, index } = node();
     state.sessions.push({ iqn: iqn("a-1"), portals: [portal], disks: [3] });
     expect(await index.diskOwned(A, 3, options)).toBe(true);
-    expect(calls).toEqual(["sessions csi-proxy:ownership"]);
+    expect(calls).toEqual(["sessions undefined"]);
     clock.pass(1_990);
     expect(await index.diskOwned(A, 3, options)).toBe(true);
     expect(calls).toHaveLength(1);
@@ -178,7 +178,7 @@ describe("the ownership index", () => {
       return calls.slice(from);
     };
     const others = await asked(vol(4));
-    expect(others).toEqual(["sessions csi-proxy:ownership", "volumes"]);
+    expect(others).toEqual(["sessions undefined", "volumes"]);
     expect(await asked(vol(9))).toEqual(others);
   });
 
@@ -234,6 +234,27 @@ describe("the ownership index", () => {
     release();
     expect([await first, await second]).toEqual([true, true]);
     expect(calls).toHaveLength(1);
+  });
+
+  it("reads in the caller's own pool lane: another set never waits for a listing queued in it, and uses what it read", async () => {
+    const { state, calls, index, hold } = node();
+    state.sessions.push({ iqn: iqn("b-1"), portals: [portal], disks: [4] });
+    const release = hold();
+    // A's refusal's listing is held (as if queued behind A's own slow calls).
+    const refusedA = index.diskOwned(A, 4, { fairnessKey: "a" });
+    while (calls.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    const moreA = index.diskOwned(A, 4, { fairnessKey: "a" });
+    // B's decision neither joins A's listing nor waits for it: it reads in its own lane.
+    const ownB = index.diskOwned(B, 4, { fairnessKey: "b" });
+    while (calls.length < 2) await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toEqual(["sessions a", "sessions b"]);
+    release();
+    expect([await refusedA, await moreA, await ownB]).toEqual([false, false, true]);
+    expect(calls).toHaveLength(2);
+    // What either lane read serves every caller's next "yes" within the bound.
+    expect(await index.diskOwned(B, 4, { fairnessKey: "b" })).toBe(true);
+    expect(await index.diskOwned(B, 4, {})).toBe(true);
+    expect(calls).toHaveLength(2);
   });
 
   it("stops waiting at the caller's deadline while the shared listing goes on for the others", async () => {

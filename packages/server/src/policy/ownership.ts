@@ -14,9 +14,6 @@ import { SharedListing } from "./shared-listing.js";
 /** How old a fact may be for a "yes" without reading the host again (docs/ownership.md). */
 export const defaultMaxFactAgeMs = 2_000;
 
-/** The pool lane the index's own listings take: no endpoint set's name can be it. */
-export const ownershipLane = "csi-proxy:ownership";
-
 // A listing serves many callers, none of whose deadlines is its own.
 const listingTimeoutMs = 60_000;
 // Facts learned from answers, per kind; the oldest go first (they are past use anyway).
@@ -34,7 +31,8 @@ export interface OwnershipSettings {
  * each disk number is on, each disk's page 83 id and serial, each volume's disks. Shared by every
  * caller; grants are applied to it in memory. Facts come from the server's own allowed answers
  * (learned at no host cost) and from three listings (every session's disks, every disk's ids,
- * every volume's disks), each shared by all decisions waiting for it. A "yes" rests only on
+ * every volume's disks), each shared by all decisions of one caller's pool lane waiting for it
+ * and run in that lane (what one lane reads, every caller's decisions use). A "yes" rests only on
  * facts read after the last change the server made that can move a disk number, and at most
  * `maxFactAgeMs` before the decision began; a "no" is read again before it denies. The reasoning
  * is in docs/ownership.md.
@@ -54,9 +52,14 @@ export class OwnershipIndex {
   constructor(groups: NodeGroups, settings: OwnershipSettings = {}) {
     this.#now = settings.now ?? (() => performance.now());
     this.#maxAgeMs = settings.maxFactAgeMs ?? defaultMaxFactAgeMs;
-    const options = { timeoutMs: listingTimeoutMs, fairnessKey: ownershipLane };
-    this.#sessions = new SharedListing(async () => {
-      const { sessions } = await groups.iscsi.listSessionDisks({}, options);
+    // A listing takes the turn of the caller that needs it, so one set's refusals wait for its
+    // own processes and never hold the one another set is left.
+    const options = (lane: string | undefined) => ({
+      timeoutMs: listingTimeoutMs,
+      ...(lane === undefined ? {} : { fairnessKey: lane }),
+    });
+    this.#sessions = new SharedListing(async (lane) => {
+      const { sessions } = await groups.iscsi.listSessionDisks({}, options(lane));
       const byDisk = new Map<number, SessionFact[]>();
       for (const session of sessions) {
         const portals = session.targetPortals.map((p) => ({
@@ -69,12 +72,12 @@ export class OwnershipIndex {
       }
       return byDisk;
     }, this.#now);
-    this.#identities = new SharedListing(async () => {
-      const { diskIds } = await groups.disk.listDiskIds({}, options);
+    this.#identities = new SharedListing(async (lane) => {
+      const { diskIds } = await groups.disk.listDiskIds({}, options(lane));
       return new Map([...diskIds].map(([n, ids]) => [n, ids]));
     }, this.#now);
-    this.#volumes = new SharedListing(async () => {
-      const { volumes } = await groups.volume.listVolumeDisks({}, options);
+    this.#volumes = new SharedListing(async (lane) => {
+      const { volumes } = await groups.volume.listVolumeDisks({}, options(lane));
       return new Map(volumes.map((v) => [v.volumeId.toLowerCase(), v.diskNumbers]));
     }, this.#now);
   }
@@ -222,10 +225,12 @@ export class OwnershipIndex {
   ): Promise<boolean> {
     if (this.#changesInFlight > 0) return false;
     const floor = Math.max(start - this.#maxAgeMs, this.#lastChangeEnd + Number.EPSILON);
+    // Only the caller's own lane's: another's may still be waiting behind that caller's calls.
+    const lane = options.fairnessKey;
     const running = [
-      grants.disksOfIscsiTargets ? this.#sessions.running(floor) : undefined,
-      byIdentity(grants) ? this.#identities.running(floor) : undefined,
-      volumes ? this.#volumes.running(floor) : undefined,
+      grants.disksOfIscsiTargets ? this.#sessions.running(floor, lane) : undefined,
+      byIdentity(grants) ? this.#identities.running(floor, lane) : undefined,
+      volumes ? this.#volumes.running(floor, lane) : undefined,
     ].filter((p) => p !== undefined);
     if (running.length === 0) return false;
     // Set inside the callback: an object, so the check below is not narrowed to its first value.
@@ -255,11 +260,12 @@ export class OwnershipIndex {
     options: CallOptions,
   ): Promise<void> {
     // One after another, in one order: a refusal asks the host the same calls in the same order
-    // whatever it was asked about, and the ownership lane holds one process at a time.
+    // whatever it was asked about, and a caller's listings hold one of its processes at a time.
+    const lane = options.fairnessKey;
     const reads = async () => {
-      if (grants.disksOfIscsiTargets) await this.#sessions.get(start);
-      if (byIdentity(grants)) await this.#identities.get(start);
-      if (volumes) await this.#volumes.get(start);
+      if (grants.disksOfIscsiTargets) await this.#sessions.get(start, lane);
+      if (byIdentity(grants)) await this.#identities.get(start, lane);
+      if (volumes) await this.#volumes.get(start, lane);
     };
     // The caller stops waiting at its own deadline; the shared listing goes on for the others.
     await withCallContext("ownership lookup", options, (context) => context.race(reads()));
