@@ -22,8 +22,14 @@ function ConvertTo-WinSimLogParameters([System.Collections.IDictionary]$Bound) {
     return $out
 }
 
-# Appended under the lock, so seq is gapless across processes.
+# Appended under the call log's own lock, so seq is gapless across processes (a change logs
+# while it still holds the state's lock, so its line follows its write).
 function Add-WinSimCallLog([string]$Command, $Parameters, $Target, [double]$Start, [double]$End, [string]$Outcome) {
+    $logLock = Enter-WinSimLock 'log'
+    try { Write-WinSimCallLogLine $Command $Parameters $Target $Start $End $Outcome } finally { Exit-WinSimLock $logLock }
+}
+
+function Write-WinSimCallLogLine([string]$Command, $Parameters, $Target, [double]$Start, [double]$End, [string]$Outcome) {
     $path = Join-Path (Get-WinSimDir) 'calls.jsonl'
     $seq = 1
     $seqPath = Join-Path (Get-WinSimDir) 'calls.seq'

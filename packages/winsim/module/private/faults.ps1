@@ -17,6 +17,14 @@ function Test-WinSimFaultMatch($Fault, [string]$Command, [System.Collections.IDi
     return $true
 }
 
+# Whether any fault may apply, read without the lock: a call with none to apply never takes it for them.
+function Test-WinSimFaultAny([string]$Command, [System.Collections.IDictionary]$Parameters, [System.Collections.IDictionary]$Target) {
+    foreach ($fault in @(Read-WinSimJson 'faults.json' @())) {
+        if (Test-WinSimFaultMatch $fault $Command $Parameters $Target) { return $true }
+    }
+    return $false
+}
+
 # Called under the lock: takes the first matching fault and uses up one of its times.
 function Use-WinSimFault([string]$Command, [System.Collections.IDictionary]$Parameters, [System.Collections.IDictionary]$Target) {
     $faults = @(Read-WinSimJson 'faults.json' @())

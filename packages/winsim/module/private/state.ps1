@@ -21,12 +21,17 @@ function Get-WinSimLockName([string]$Dir) {
     return 'Global\csi-winsim-' + ([System.BitConverter]::ToString($hash, 0, 16) -replace '-', '').ToLowerInvariant()
 }
 
-function Enter-WinSimLock {
+# $Part: '' for the state's lock, 'log' for the call log's, which a query takes alone and a change
+# takes inside the state's (always in that order, so neither waits for the other in a circle).
+function Enter-WinSimLock([string]$Part = '') {
     $dir = Get-WinSimDir
-    $mutex = $script:WinSimLocks[$dir]
+    $key = $dir + '|' + $Part
+    $mutex = $script:WinSimLocks[$key]
     if ($null -eq $mutex) {
-        $mutex = [System.Threading.Mutex]::new($false, (Get-WinSimLockName $dir))
-        $script:WinSimLocks[$dir] = $mutex
+        $name = Get-WinSimLockName $dir
+        if ($Part -ne '') { $name = $name + '-' + $Part }
+        $mutex = [System.Threading.Mutex]::new($false, $name)
+        $script:WinSimLocks[$key] = $mutex
     }
     try {
         if (-not $mutex.WaitOne(60000)) { throw "The simulator lock of $dir stayed taken for 60 seconds." }
