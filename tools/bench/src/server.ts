@@ -1,6 +1,6 @@
 // What `@csi-proxy/server` adds to a library call: the same read through the bin over gRPC on a
 // Unix socket (policy check, audit line, status mapping included) and directly, side by side.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -36,13 +36,24 @@ export interface ServerResults {
   readonly rewritten?: Row | undefined;
   /** The same RPC answered by a grpc-js server that does nothing, on the same kind of socket. */
   readonly floor?: Row | undefined;
+  /**
+   * The idle floor: that server answering after `idleFloorDelayMs` (the library call's median in
+   * a first pass), and a timer of that length in the client alone, so their difference is what the
+   * RPC costs when both processes have waited as long as a host call takes.
+   */
+  readonly idleFloor?: { readonly delayed: Row; readonly timer: Row; readonly delayMs: number };
+  /**
+   * The allowed calls' `durationMs` in the audit log (median): from the call's arrival at the
+   * server's handler to its answer, so the server's side of the allowed row without the wire.
+   */
+  readonly inServerMs?: number | undefined;
   readonly memory: ServerMemory;
 }
 
 /** The target: the server's own work per RPC (policy, audit, status mapping, identity), median. */
 export const serverOverheadTargetMs = 0.5;
 
-/** Issue #37's target: an allowed RPC less the library call less the floor, median. */
+/** Issue #37's target: an allowed RPC less the library call less the (idle) floor, median. */
 export const allowedOverheadTargetMs = 0.5;
 
 // 20 rounds of 20 calls per row: 400 samples each, the rows' batches taking turns.
@@ -84,6 +95,16 @@ async function startBin(pwsh: string, dir: string) {
     socket: started.endpoints["system-v1alpha1"] ?? "",
     deniedSocket: started.endpoints["denied/system-v1alpha1"] ?? "",
   };
+}
+
+/** The median `durationMs` of the allowed calls' outcome lines in the audit log. */
+function allowedDurationMs(auditLog: string): number | undefined {
+  const durations = readFileSync(auditLog, "utf8")
+    .split("\n")
+    .filter((line) => line.includes('"status":"OK"'))
+    .map((line) => (JSON.parse(line) as { durationMs?: unknown }).durationMs)
+    .filter((ms): ms is number => typeof ms === "number");
+  return durations.length === 0 ? undefined : summarise(durations).median;
 }
 
 /** Resolves once the call is refused with PERMISSION_DENIED; an answer or another status fails the bench. */
@@ -161,9 +182,20 @@ export async function measureServer(pwsh: string): Promise<ServerResults> {
   const system = new System({ shell });
   const floorSocket = join(dir, "floor.sock");
   const { child: floorChild } = await spawnReady(floorServer, [floorSocket]);
+  // The idle floor waits as long as the library call takes (its median over a first pass).
+  const first: number[] = [];
+  for (let i = 0; i < warmupCalls * 2; i++) {
+    const started = performance.now();
+    await system.getBiosSerialNumber();
+    first.push(performance.now() - started);
+  }
+  const delayMs = Math.max(1, Math.round(summarise(first).median));
+  const idleSocket = join(dir, "idle-floor.sock");
+  const { child: idleChild } = await spawnReady(floorServer, [idleSocket, String(delayMs)]);
   const client = new V1Client(socket, "system", "v1alpha1");
   const deniedClient = new V1Client(deniedSocket, "system", "v1alpha1");
   const floorClient = new V1Client(floorSocket, "system", "v1alpha1");
+  const idleClient = new V1Client(idleSocket, "system", "v1alpha1");
   const oldGoClient = new V1Client(deniedSocket, "system", "v1alpha1", {
     "grpc.default_authority": String.raw`\\.\\pipe\\csi-proxy-system-v1alpha1`,
   });
@@ -171,7 +203,7 @@ export async function measureServer(pwsh: string): Promise<ServerResults> {
     const call = client.bare("GetBIOSSerialNumber");
     await call();
     const ready = processMemory(pid);
-    const [direct, viaServer, denied, floor, rewritten] = await interleaved([
+    const [direct, viaServer, denied, floor, rewritten, delayed, timer] = await interleaved([
       task("getBiosSerialNumber, library call (the server's node and pool size)", () =>
         system.getBiosSerialNumber(),
       ),
@@ -185,6 +217,14 @@ export async function measureServer(pwsh: string): Promise<ServerResults> {
         "GetBIOSSerialNumber, refused, :authority as grpc-go ≤ 1.56 sends it (rewritten)",
         refusedCall(oldGoClient),
       ),
+      task(
+        `GetBIOSSerialNumber, v1 client → grpc-js server answering after ${delayMs} ms (idle floor)`,
+        idleClient.bare("GetBIOSSerialNumber"),
+      ),
+      task(
+        `a ${delayMs} ms timer in the client, no RPC (the idle floor's own wait)`,
+        () => new Promise((resolve) => setTimeout(resolve, delayMs)),
+      ),
     ]);
     const after = processMemory(pid);
     if (direct === undefined || viaServer === undefined) throw new Error("no rows measured");
@@ -194,6 +234,10 @@ export async function measureServer(pwsh: string): Promise<ServerResults> {
       denied,
       rewritten,
       floor,
+      ...(delayed === undefined || timer === undefined
+        ? {}
+        : { idleFloor: { delayed, timer, delayMs } }),
+      inServerMs: allowedDurationMs(join(dir, "audit.jsonl")),
       memory: {
         readyMiB: ready?.rssMiB ?? Number.NaN,
         afterCallsMiB: after?.rssMiB ?? Number.NaN,
@@ -205,7 +249,9 @@ export async function measureServer(pwsh: string): Promise<ServerResults> {
     client.close();
     deniedClient.close();
     floorClient.close();
+    idleClient.close();
     await stopChild(floorChild);
+    await stopChild(idleChild);
     await shell.close();
     oldGoClient.close();
     await started.stop();
