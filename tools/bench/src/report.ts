@@ -394,7 +394,7 @@ function idleFloorLines(server: ServerResults): string[] {
   const own = server.viaServer.median - server.direct.median - idleFloor;
   const lines = [
     "",
-    `An RPC that waits for a host call costs more than the floor's, which is timed back to back: the idle floor is the no-op server answering after ${idle.delayMs} ms (the library call's median in a first pass) less a ${idle.delayMs} ms timer in the client alone, **${formatMs(idleFloor)} ms** against the floor's ${formatMs(server.floor.median)} ms. Both processes sleep through the wait, and waking the server and then the client again is the difference (on this virtual machine about a millisecond); any server in a process of its own pays it, upstream's v1 too. Against it, the allowed call less the library call costs **${formatMs(own)} ms** (target ≤ ${formatMs(allowedOverheadTargetMs)} ms).`,
+    `An RPC that waits for a host call costs more than the floor's, which is timed back to back: the idle floor is the no-op server answering after ${idle.delayMs} ms (the library call's median in a pass after every pool process was warmed) less a ${idle.delayMs} ms timer in the client alone, **${formatMs(idleFloor)} ms** against the floor's ${formatMs(server.floor.median)} ms. Both processes sleep through the wait, and waking the server and then the client again is the difference (on this virtual machine about a millisecond); any server in a process of its own pays it, upstream's v1 too. Against it, the allowed call less the library call costs **${formatMs(own)} ms** (target ≤ ${formatMs(allowedOverheadTargetMs)} ms).`,
   ];
   if (server.inServerMs !== undefined) {
     const inside = server.inServerMs - server.direct.median;
