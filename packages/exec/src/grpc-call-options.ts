@@ -10,7 +10,10 @@ export interface GrpcServerCallLike {
   getDeadline(): Date | number;
   /** True once the client cancelled or the deadline passed. */
   readonly cancelled?: boolean;
-  /** grpc-js emits `cancelled` when the client cancels or the deadline passes. */
+  /**
+   * grpc-js emits `cancelled` when the client cancels or the deadline passes, and also once the
+   * call is answered (the signal then aborts with nothing left running).
+   */
   on(event: "cancelled", listener: () => void): unknown;
 }
 

@@ -33,6 +33,7 @@ import {
 import type { MetricsListener } from "./metrics/listener.js";
 import { ServerMetrics } from "./metrics/registry.js";
 import { serveObservability, servedRpcs } from "./metrics/serve.js";
+import { cancelledUntilAnswered } from "./cancel-until-answered.js";
 import { grpcStatusOf } from "./status.js";
 import { simulatedDetails } from "./simulated-details.js";
 import { guardedPeer, peerHeader } from "./wire/peer-header.js";
@@ -175,15 +176,20 @@ function unary(
       fail(status.DEADLINE_EXCEEDED, `${rpc}: the deadline had passed before the call started.`);
       return;
     }
-    const options = callOptionsFromGrpcCall(call, { marginMs: answerMarginMs(remainingMs) });
+    const served = cancelledUntilAnswered(call);
+    const options = callOptionsFromGrpcCall(served.call, {
+      marginMs: answerMarginMs(remainingMs),
+    });
     const request = call.request;
     const authorization = call.metadata.get("authorization");
     handler(authorization, request, options, peer, observed.trace).then(
       (response) => {
+        served.answered();
         observed.end(status.OK);
         callback(null, response);
       },
       (error: unknown) => {
+        served.answered();
         // A request's secrets never appear in a status's details, whatever the library says.
         const redact = createRedactor(secretsOf(request));
         // Why a token was refused (expired, forged, wrong audience) is for the audit log only.
