@@ -4,7 +4,13 @@ import type { FlowRow } from "./flow.js";
 import type { LightThroughputRow } from "./light-throughput.js";
 import type { Row } from "./measure.js";
 import type { CsiRow, MethodRow, RoundTrips } from "./round-trips.js";
-import { allowedOverheadTargetMs, serverOverheadTargetMs, type ServerResults } from "./server.js";
+import {
+  allowedOverheadTargetMs,
+  serverOverheadTargetMs,
+  serverPerRound,
+  serverRounds,
+  type ServerResults,
+} from "./server.js";
 import type { MemoryRow, StartupRow } from "./startup.js";
 import type { StormRow } from "./storm-bench.js";
 import type { ThroughputRow } from "./throughput.js";
@@ -353,10 +359,18 @@ export function serverVerdicts(server: ServerResults | undefined): Verdict[] {
   return [
     {
       target: `allowed RPC − library call − ${floor.name} ≤ ${formatMs(allowedOverheadTargetMs)} ms (median, one arrangement)`,
-      measured: `${formatMs(own)} ms (${formatMs(server.viaServer.median)} − ${formatMs(server.direct.median)} − ${formatMs(floor.ms)} ms)`,
+      measured: `${formatMs(own)} ms (${formatMs(server.viaServer.median)} − ${formatMs(server.direct.median)} − ${formatMs(floor.ms)} ms${intervalNote(server)})`,
       pass: own <= allowedOverheadTargetMs,
     },
   ];
+}
+
+// The 90% interval of the allowed call's figure, when the run has one.
+function intervalNote(server: ServerResults): string {
+  const interval = server.allowedInterval;
+  return interval === undefined
+    ? ""
+    : `; 90% interval ${formatMs(interval.low)} to ${formatMs(interval.high)} ms`;
 }
 
 /**
@@ -380,10 +394,24 @@ function floorLines(server: ServerResults, overhead: number): string[] {
   const met = own <= serverOverheadTargetMs;
   return [
     "",
-    `The floor is the same RPC on the same kind of socket from the same client, answered at once by a bare \`@grpc/grpc-js\` server in a process of its own (as the server is): ${formatMs(floor)} ms median. The refused row is the same RPC on an endpoint set the policy grants nothing: identity, policy decision, audit line and status mapping, and no host call. The server's own work per RPC is the refused row less the floor: **${formatMs(own)} ms** against a target of ≤ ${formatMs(serverOverheadTargetMs)} ms median, ${met ? "met" : "**not met** in this run"}. The allowed call less the library call less the floor: **${formatMs(overhead - floor)} ms**, the same work plus the group call's dispatch in the server and the allowed call's audit and log lines. The rows are timed in turns (20 rounds of 20 calls each), the library call on the server's own simulated node through a pool of the server's size, so load on a shared machine falls on all of them alike: before they were (issue #37), the library row ran first on a node and pool of its own, and 1.7 to 3.7 ms of "overhead" was the difference between two arrangements and two moments of a busy machine, not the server's work.`,
+    `The floor is the same RPC on the same kind of socket from the same client, answered at once by a bare \`@grpc/grpc-js\` server in a process of its own (as the server is): ${formatMs(floor)} ms median. The refused row is the same RPC on an endpoint set the policy grants nothing: identity, policy decision, audit line and status mapping, and no host call. The server's own work per RPC is the refused row less the floor: **${formatMs(own)} ms** against a target of ≤ ${formatMs(serverOverheadTargetMs)} ms median, ${met ? "met" : "**not met** in this run"}. The allowed call less the library call less the floor: **${formatMs(overhead - floor)} ms**, the same work plus the group call's dispatch in the server and the allowed call's audit and log lines. The rows are timed in turns (${serverRounds} rounds of ${serverPerRound} calls each${warmNote(server)}), the library call on the server's own simulated node through a pool of the server's size, so load on a shared machine falls on all of them alike: before they were (issue #37), the library row ran first on a node and pool of its own, and 1.7 to 3.7 ms of "overhead" was the difference between two arrangements and two moments of a busy machine, not the server's work.`,
     ...idleFloorLines(server),
     ...rewriteLines(server),
   ];
+}
+
+// The interval in words: a difference of three medians of wide samples moves from run to run.
+function intervalSentence(server: ServerResults): string {
+  const interval = server.allowedInterval;
+  if (interval === undefined) return ".";
+  return `; resampling the four rows gives a 90% interval of ${formatMs(interval.low)} to ${formatMs(interval.high)} ms, since each row is a median of samples that spread over several milliseconds (PowerShell's own time varies most).`;
+}
+
+// How every row was warmed before the rounds.
+function warmNote(server: ServerResults): string {
+  const warm = server.warm;
+  if (warm === undefined) return "";
+  return `, after every row ran for ${Math.round(warm.ms / 1000)} s in turns, a pool's worth of calls at once, ${warm.calls} calls or more each: a process that has served a few dozen calls is still compiling its code on the cores PowerShell needs, and a node's server runs for days`;
 }
 
 // Why the allowed call is held against the idle floor, and where its time goes.
@@ -394,7 +422,7 @@ function idleFloorLines(server: ServerResults): string[] {
   const own = server.viaServer.median - server.direct.median - idleFloor;
   const lines = [
     "",
-    `An RPC that waits for a host call costs more than the floor's, which is timed back to back: the idle floor is the no-op server answering after ${idle.delayMs} ms (the library call's median in a pass after every pool process was warmed) less a ${idle.delayMs} ms timer in the client alone, **${formatMs(idleFloor)} ms** against the floor's ${formatMs(server.floor.median)} ms. Both processes sleep through the wait, and waking the server and then the client again is the difference (on this virtual machine about a millisecond); any server in a process of its own pays it, upstream's v1 too. Against it, the allowed call less the library call costs **${formatMs(own)} ms** (target ≤ ${formatMs(allowedOverheadTargetMs)} ms).`,
+    `An RPC that waits for a host call costs more than the floor's, which is timed back to back: the idle floor is the no-op server answering after ${idle.delayMs} ms (the library call's median in a pass after every pool process was warmed) less a ${idle.delayMs} ms timer in the client alone, **${formatMs(idleFloor)} ms** against the floor's ${formatMs(server.floor.median)} ms. Both processes sleep through the wait, and waking the server and then the client again is the difference (on this virtual machine about a millisecond); any server in a process of its own pays it, upstream's v1 too. Against it, the allowed call less the library call costs **${formatMs(own)} ms** (target ≤ ${formatMs(allowedOverheadTargetMs)} ms)${intervalSentence(server)}`,
   ];
   if (server.inServerMs !== undefined) {
     const inside = server.inServerMs - server.direct.median;

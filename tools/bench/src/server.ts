@@ -13,7 +13,7 @@ import type { Row } from "./measure.js";
 import { processMemory } from "./memory.js";
 import { V1Client } from "./rpc.js";
 import { spawnReady, startServerBin, stopChild } from "./server-bin.js";
-import { summarise } from "./stats.js";
+import { bootstrapInterval, summarise, type Interval } from "./stats.js";
 
 /** The server's own memory (the Node process; its PowerShell process is counted apart). */
 export interface ServerMemory {
@@ -47,6 +47,13 @@ export interface ServerResults {
    * server's handler to its answer, so the server's side of the allowed row without the wire.
    */
   readonly inServerMs?: number | undefined;
+  /**
+   * The allowed call less the library call less the idle floor, as a 90% bootstrap interval of
+   * the medians (the rows resampled), so a run's figure comes with how far it may be off.
+   */
+  readonly allowedInterval?: Interval | undefined;
+  /** How long and with how many calls (the fewest of any row) every row was warmed. */
+  readonly warm?: { readonly ms: number; readonly calls: number } | undefined;
   readonly memory: ServerMemory;
 }
 
@@ -56,12 +63,19 @@ export const serverOverheadTargetMs = 0.5;
 /** Issue #37's target: an allowed RPC less the library call less the (idle) floor, median. */
 export const allowedOverheadTargetMs = 0.5;
 
-// 20 rounds of 20 calls per row: 400 samples each, the rows' batches taking turns.
-const rounds = 20;
-const perRound = 20;
+// 40 rounds of 20 calls per row: 800 samples each, the rows' batches taking turns.
+export const serverRounds = 40;
+export const serverPerRound = 20;
 const warmupCalls = 20;
 // How long the library call runs one at a time before the idle floor's wait is taken from it.
 const settleMs = 6_000;
+/**
+ * How long every row runs, in turns and a pool's worth of calls at once, before the rounds: a
+ * process that has served a few dozen calls is still compiling its code (V8 optimised 81 functions
+ * in the server's calls 300 to 800, 7 in its calls 3,000 to 3,500), and that work shares the two
+ * cores with PowerShell. A node's server serves for days; the rounds time it as it runs then.
+ */
+export const serverWarmMs = 40_000;
 const floorServer = fileURLToPath(new URL("./floor-server.js", import.meta.url));
 
 // The allowed set gets the one RPC; the "denied" set's caller is refused it by the policy alone.
@@ -99,11 +113,12 @@ async function startBin(pwsh: string, dir: string) {
   };
 }
 
-/** The median `durationMs` of the allowed calls' outcome lines in the audit log. */
-function allowedDurationMs(auditLog: string): number | undefined {
+/** The median `durationMs` of the allowed calls' outcome lines in the audit log, after `skip`. */
+function allowedDurationMs(auditLog: string, skip: number): number | undefined {
   const durations = readFileSync(auditLog, "utf8")
     .split("\n")
     .filter((line) => line.includes('"status":"OK"'))
+    .slice(skip)
     .map((line) => (JSON.parse(line) as { durationMs?: unknown }).durationMs)
     .filter((ms): ms is number => typeof ms === "number");
   return durations.length === 0 ? undefined : summarise(durations).median;
@@ -122,6 +137,17 @@ function refusedCall(client: V1Client): () => Promise<void> {
     );
 }
 
+// The row without its samples.
+function rowOf({ name, median, p95, samples, cpu }: Row): Row {
+  return { name, median, p95, samples, cpu };
+}
+
+/** A row as timed in turns: also the calls that warmed it and its samples. */
+interface TimedRow extends Row {
+  readonly warmCalls: number;
+  readonly raw: readonly number[];
+}
+
 /** One measured thing: its row's name and one call of it. */
 interface Task {
   readonly name: string;
@@ -129,29 +155,36 @@ interface Task {
   readonly samples: number[];
   cpu: CpuSample;
   calls: number;
+  warmCalls: number;
 }
 
 function task(name: string, call: () => Promise<unknown>): Task {
-  return { name, call, samples: [], cpu: { node: 0, children: 0 }, calls: 0 };
+  return { name, call, samples: [], cpu: { node: 0, children: 0 }, calls: 0, warmCalls: 0 };
 }
 
 /**
  * Times the tasks in turns, a batch of each per round, so the load of a shared machine falls on
  * all of them alike rather than on whichever ran while it was busy. CPU is read around each batch.
  */
-async function interleaved(tasks: readonly Task[]): Promise<Row[]> {
-  for (const t of tasks) for (let i = 0; i < warmupCalls; i++) await t.call();
-  for (let round = 0; round < rounds; round++) {
+async function interleaved(tasks: readonly Task[]): Promise<TimedRow[]> {
+  const warmUntil = performance.now() + serverWarmMs;
+  while (performance.now() < warmUntil) {
+    for (const t of tasks) {
+      await Promise.all(Array.from({ length: defaultPowershellPool }, () => t.call()));
+      t.warmCalls += defaultPowershellPool;
+    }
+  }
+  for (let round = 0; round < serverRounds; round++) {
     for (const t of tasks) {
       const before = sampleCpu();
-      for (let i = 0; i < perRound; i++) {
+      for (let i = 0; i < serverPerRound; i++) {
         const started = performance.now();
         await t.call();
         t.samples.push(performance.now() - started);
       }
       const spent = cpuBetween(before, sampleCpu());
       t.cpu = { node: t.cpu.node + spent.node, children: t.cpu.children + spent.children };
-      t.calls += perRound;
+      t.calls += serverPerRound;
     }
   }
   return tasks.map((t) => {
@@ -162,6 +195,8 @@ async function interleaved(tasks: readonly Task[]): Promise<Row[]> {
       p95: stats.p95,
       samples: stats.count,
       cpu: { node: t.cpu.node / t.calls, children: t.cpu.children / t.calls },
+      warmCalls: t.warmCalls,
+      raw: t.samples,
     };
   });
 }
@@ -215,7 +250,7 @@ export async function measureServer(pwsh: string): Promise<ServerResults> {
     const call = client.bare("GetBIOSSerialNumber");
     await call();
     const ready = processMemory(pid);
-    const [direct, viaServer, denied, floor, rewritten, delayed, timer] = await interleaved([
+    const rows = await interleaved([
       task("getBiosSerialNumber, library call (the server's node and pool size)", () =>
         system.getBiosSerialNumber(),
       ),
@@ -238,23 +273,33 @@ export async function measureServer(pwsh: string): Promise<ServerResults> {
         () => new Promise((resolve) => setTimeout(resolve, delayMs)),
       ),
     ]);
+    const [direct, viaServer, denied, floor, rewritten, delayed, timer] = rows;
     const after = processMemory(pid);
     if (direct === undefined || viaServer === undefined) throw new Error("no rows measured");
+    const idle = delayed === undefined || timer === undefined ? undefined : { delayed, timer };
     return {
-      direct,
-      viaServer,
-      denied,
-      rewritten,
-      floor,
-      ...(delayed === undefined || timer === undefined
+      direct: rowOf(direct),
+      viaServer: rowOf(viaServer),
+      denied: denied && rowOf(denied),
+      rewritten: rewritten && rowOf(rewritten),
+      floor: floor && rowOf(floor),
+      ...(idle === undefined
         ? {}
-        : { idleFloor: { delayed, timer, delayMs } }),
-      inServerMs: allowedDurationMs(join(dir, "audit.jsonl")),
+        : {
+            idleFloor: { delayed: rowOf(idle.delayed), timer: rowOf(idle.timer), delayMs },
+            allowedInterval: bootstrapInterval(
+              [viaServer.raw, direct.raw, idle.delayed.raw, idle.timer.raw],
+              ([server = NaN, library = NaN, waited = NaN, wait = NaN]) =>
+                server - library - (waited - wait),
+            ),
+          }),
+      inServerMs: allowedDurationMs(join(dir, "audit.jsonl"), viaServer.warmCalls + 1),
+      warm: { ms: serverWarmMs, calls: Math.min(...rows.map((row) => row.warmCalls)) },
       memory: {
         readyMiB: ready?.rssMiB ?? Number.NaN,
         afterCallsMiB: after?.rssMiB ?? Number.NaN,
         peakMiB: after?.peakMiB ?? Number.NaN,
-        calls: viaServer.samples + warmupCalls + 1,
+        calls: viaServer.samples + viaServer.warmCalls + 1,
       },
     };
   } finally {

@@ -197,6 +197,33 @@ describe("renderReport", () => {
     expect(renderReport({ ...results(2, 100), server })).not.toContain("against a target");
   });
 
+  it("holds the allowed call against the idle floor, with its interval and the rows' warm-up", () => {
+    const text = renderReport({
+      ...results(2, 100),
+      server: {
+        direct: row("getBiosSerialNumber, library call", 10, 0.01),
+        viaServer: row("GetBIOSSerialNumber, v1 client → csi-proxy-server", 13, 0.012),
+        floor: row("no-op grpc-js server (floor)", 1, 0.001),
+        denied: row("refused by the policy", 1.3, 0.001),
+        idleFloor: {
+          delayed: row("idle floor", 12.6, 0.001),
+          timer: row("timer", 10.2, 0),
+          delayMs: 10,
+        },
+        allowedInterval: { low: 0.1, high: 0.9 },
+        warm: { ms: 40_000, calls: 1_200 },
+        memory: { readyMiB: 70, afterCallsMiB: 72.25, peakMiB: 80, calls: 2_001 },
+      },
+    });
+    expect(text).toContain(
+      "| allowed RPC − library call − idle floor ≤ 0.50 ms (median, one arrangement) | 0.60 ms (13.0 − 10.0 − 2.40 ms; 90% interval 0.10 to 0.90 ms) | **fail** |",
+    );
+    expect(text).toContain("a 90% interval of 0.10 to 0.90 ms");
+    expect(text).toContain(
+      "after every row ran for 40 s in turns, a pool's worth of calls at once, 1200 calls or more each",
+    );
+  });
+
   it("reports the storm's rows, through the server and on the library, and judges issue #37's targets", () => {
     const row = (
       mode: StormRow["mode"],
