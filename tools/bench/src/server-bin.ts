@@ -1,7 +1,7 @@
 // csi-proxy-server's built bin on a simulated node, as the bench and its storm test start it.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
-import { createInterface } from "node:readline";
+import { createInterface, type Interface } from "node:readline";
 
 const bin = createRequire(import.meta.url)
   .resolve("@csi-proxy/server/package.json")
@@ -16,23 +16,26 @@ export interface StartedBin {
   stop(): Promise<void>;
 }
 
-/** Runs a Node script and waits for the first line it prints (its "ready"). */
+/** Runs a Node script and waits for the first line it prints (its "ready"); `lines` reads the rest. */
 export async function spawnReady(
   script: string,
   args: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
-): Promise<{ child: ChildProcess; line: string }> {
+  stdin: "ignore" | "pipe" = "ignore",
+): Promise<{ child: ChildProcess; line: string; lines: Interface }> {
   const child = spawn(process.execPath, [script, ...args], {
     env,
-    stdio: ["ignore", "pipe", "inherit"],
+    stdio: [stdin, "pipe", "inherit"],
   });
+  if (child.stdout === null) throw new Error(`${script}: no stdout`);
+  const lines = createInterface({ input: child.stdout });
   const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).once("line", resolve);
+    lines.once("line", resolve);
     child.once("exit", (code) =>
       reject(new Error(`${script} exited (${code}) before it was ready`)),
     );
   });
-  return { child, line };
+  return { child, line, lines };
 }
 
 /** Runs the bin with `--simulate`-style `args` and waits for its ready line. */

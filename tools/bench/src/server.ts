@@ -164,9 +164,13 @@ function task(name: string, call: () => Promise<unknown>): Task {
 
 /**
  * Times the tasks in turns, a batch of each per round, so the load of a shared machine falls on
- * all of them alike rather than on whichever ran while it was busy. CPU is read around each batch.
+ * all of them alike rather than on whichever ran while it was busy. CPU is read around each batch;
+ * `beforeRound` may adjust a task to what the rounds so far measured.
  */
-async function interleaved(tasks: readonly Task[]): Promise<TimedRow[]> {
+async function interleaved(
+  tasks: readonly Task[],
+  beforeRound: (tasks: readonly Task[]) => Promise<void> = () => Promise.resolve(),
+): Promise<TimedRow[]> {
   const warmUntil = performance.now() + serverWarmMs;
   while (performance.now() < warmUntil) {
     for (const t of tasks) {
@@ -175,6 +179,7 @@ async function interleaved(tasks: readonly Task[]): Promise<TimedRow[]> {
     }
   }
   for (let round = 0; round < serverRounds; round++) {
+    await beforeRound(tasks);
     for (const t of tasks) {
       const before = sampleCpu();
       for (let i = 0; i < serverPerRound; i++) {
@@ -236,9 +241,25 @@ export async function measureServer(pwsh: string): Promise<ServerResults> {
     await system.getBiosSerialNumber();
     first.push(performance.now() - started);
   }
-  const delayMs = Math.max(1, Math.round(summarise(first).median));
+  let delayMs = Math.max(1, Math.round(summarise(first).median));
   const idleSocket = join(dir, "idle-floor.sock");
-  const { child: idleChild } = await spawnReady(floorServer, [idleSocket, String(delayMs)]);
+  const idleFloor = await spawnReady(
+    floorServer,
+    [idleSocket, String(delayMs)],
+    process.env,
+    "pipe",
+  );
+  const idleChild = idleFloor.child;
+  // The wait follows the library call as the rounds time it (one at a time among the other
+  // rows, slower than in the pass alone): its median so far, set again before each round.
+  const followLibrary = async (library: readonly number[]) => {
+    const median = Math.max(1, Math.round(summarise(library).median));
+    if (library.length === 0 || median === delayMs) return;
+    const set = new Promise((resolve) => idleFloor.lines.once("line", resolve));
+    idleChild.stdin?.write(`${median}\n`);
+    await set;
+    delayMs = median;
+  };
   const client = new V1Client(socket, "system", "v1alpha1");
   const deniedClient = new V1Client(deniedSocket, "system", "v1alpha1");
   const floorClient = new V1Client(floorSocket, "system", "v1alpha1");
@@ -250,29 +271,35 @@ export async function measureServer(pwsh: string): Promise<ServerResults> {
     const call = client.bare("GetBIOSSerialNumber");
     await call();
     const ready = processMemory(pid);
-    const rows = await interleaved([
-      task("getBiosSerialNumber, library call (the server's node and pool size)", () =>
-        system.getBiosSerialNumber(),
-      ),
-      task("GetBIOSSerialNumber, v1 client → csi-proxy-server", call),
-      task("GetBIOSSerialNumber, refused by the policy (no host call)", refusedCall(deniedClient)),
-      task(
-        "GetBIOSSerialNumber, v1 client → no-op grpc-js server (floor)",
-        floorClient.bare("GetBIOSSerialNumber"),
-      ),
-      task(
-        "GetBIOSSerialNumber, refused, :authority as grpc-go ≤ 1.56 sends it (rewritten)",
-        refusedCall(oldGoClient),
-      ),
-      task(
-        `GetBIOSSerialNumber, v1 client → grpc-js server answering after ${delayMs} ms (idle floor)`,
-        idleClient.bare("GetBIOSSerialNumber"),
-      ),
-      task(
-        `a ${delayMs} ms timer in the client, no RPC (the idle floor's own wait)`,
-        () => new Promise((resolve) => setTimeout(resolve, delayMs)),
-      ),
-    ]);
+    const rows = await interleaved(
+      [
+        task("getBiosSerialNumber, library call (the server's node and pool size)", () =>
+          system.getBiosSerialNumber(),
+        ),
+        task("GetBIOSSerialNumber, v1 client → csi-proxy-server", call),
+        task(
+          "GetBIOSSerialNumber, refused by the policy (no host call)",
+          refusedCall(deniedClient),
+        ),
+        task(
+          "GetBIOSSerialNumber, v1 client → no-op grpc-js server (floor)",
+          floorClient.bare("GetBIOSSerialNumber"),
+        ),
+        task(
+          "GetBIOSSerialNumber, refused, :authority as grpc-go ≤ 1.56 sends it (rewritten)",
+          refusedCall(oldGoClient),
+        ),
+        task(
+          "GetBIOSSerialNumber, v1 client → grpc-js server answering after the library call's median so far (idle floor)",
+          idleClient.bare("GetBIOSSerialNumber"),
+        ),
+        task(
+          "a timer of the same wait in the client, no RPC (the idle floor's own wait)",
+          () => new Promise((resolve) => setTimeout(resolve, delayMs)),
+        ),
+      ],
+      (timed) => followLibrary(timed[0]?.samples ?? []),
+    );
     const [direct, viaServer, denied, floor, rewritten, delayed, timer] = rows;
     const after = processMemory(pid);
     if (direct === undefined || viaServer === undefined) throw new Error("no rows measured");
