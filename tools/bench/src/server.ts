@@ -67,8 +67,6 @@ export const allowedOverheadTargetMs = 0.5;
 export const serverRounds = 40;
 export const serverPerRound = 20;
 const warmupCalls = 20;
-// How long the library call runs one at a time before the idle floor's wait is taken from it.
-const settleMs = 6_000;
 /**
  * How long every row runs, in turns and a pool's worth of calls at once, before the rounds: a
  * process that has served a few dozen calls is still compiling its code (V8 optimised 81 functions
@@ -224,17 +222,13 @@ export async function measureServer(pwsh: string): Promise<ServerResults> {
   const system = new System({ shell });
   const floorSocket = join(dir, "floor.sock");
   const { child: floorChild } = await spawnReady(floorServer, [floorSocket]);
-  // The idle floor waits as long as a warm library call takes: every pool process warmed first
-  // (each compiles a cmdlet on its first use), then calls one at a time for a few seconds (the
-  // first ones after that run 2 to 5 times slower while .NET recompiles what the warm-up ran),
-  // then the median of a pass one call at a time.
+  // The idle floor's first wait, until the rounds' own library calls set it: every pool process
+  // warmed (each compiles a cmdlet on its first use), then the median of a pass one at a time.
   for (let i = 0; i < warmupCalls; i++) {
     await Promise.all(
       Array.from({ length: defaultPowershellPool }, () => system.getBiosSerialNumber()),
     );
   }
-  const settled = performance.now() + settleMs;
-  while (performance.now() < settled) await system.getBiosSerialNumber();
   const first: number[] = [];
   for (let i = 0; i < warmupCalls * 2; i++) {
     const started = performance.now();
