@@ -232,8 +232,14 @@ describeWithPwsh("mount points and links a driver's pod makes by itself", (pwsh)
       5,
     );
     const codes = outcomes.map((o) => (o.status === "fulfilled" ? (o.value as Reply).code : -1));
-    expect(codes).toContain(OK);
+    // Most calls meet a swap and are refused (about 70 of 100 here); a loaded machine may refuse
+    // them all, as item 5's SMB race showed. The race must never reach B's volume.
+    expect(codes.filter((code) => code !== OK && code !== PERMISSION_DENIED)).toEqual([]);
     bUntouched();
+    // The swapping over (the link on A's own folder), the same calls are served: the refusals
+    // were the swaps', not a path that never works.
+    await ok(A, "filesystem-v1", "Mkdir", { path: `${sub}\\after` });
+    await ok(A, "filesystem-v2alpha1", "RmdirContents", { path: sub });
   });
 
   it("item 2: a published volume stays A's, whatever A's pod later does to the staging name", async () => {
