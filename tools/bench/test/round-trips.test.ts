@@ -1,5 +1,5 @@
 // The round-trip counts on the real simulator: plausible, internally consistent and stable. These
-// tests measure; they do not require the issue's targets (many fail today, see BENCHMARKS.md).
+// tests measure; the targets are judged by `pnpm bench` (BENCHMARKS.md), never by a test.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describeWithPwsh } from "@csi-proxy/test-utils";
